@@ -1,0 +1,47 @@
+"""Bots: policies that see only a seat's view and its legal actions (bots never peek).
+
+A policy is ``policy(view, actions, rng, must_act) -> action | None``: ``view`` is
+``ruleset.view(state, seat)``, ``actions`` is ``ruleset.legal_actions(state, seat)``,
+``must_act`` says whether the game waits for this seat (it is in ``awaiting``). A
+policy returns one of ``actions`` as it is, or ``None`` to let the moment pass
+(only when ``must_act`` is false).
+"""
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+Policy = Callable[[Any, Sequence[Any], random.Random, bool], Any]
+
+#: How often a random bot makes an optional (out-of-turn) claim when it may.
+RANDOM_CLAIM_RATE = 0.05
+
+
+def random_policy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool) -> Any:
+    """Uniform over the legal actions; optional claims only now and then."""
+    if not actions:
+        return None
+    if not must_act and rng.random() >= RANDOM_CLAIM_RATE:
+        return None
+    return actions[rng.randrange(len(actions))]
+
+
+_GREEDY_MODULES = {
+    "corte": "domain.bots.corte",
+    "cuatro-cartas": "domain.bots.cuatro_cartas",
+    "pedro": "domain.bots.pedro",
+    "least-score": "domain.bots.least_score",
+}
+
+BOT_NAMES = ("random", "greedy")
+
+
+def policy(ruleset_name: str, bot: str) -> Policy:
+    """The policy called ``bot`` for the ruleset: ``random`` or ``greedy``."""
+    if bot == "random":
+        return random_policy
+    if bot == "greedy":
+        return importlib.import_module(_GREEDY_MODULES[ruleset_name]).greedy  # type: ignore[no-any-return]
+    raise KeyError(bot)

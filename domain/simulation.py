@@ -1,0 +1,128 @@
+"""Whole games played in-process by bots, with the invariants checked at every step.
+
+Invariants (each failure is recorded as a message in ``GameResult.violations``):
+
+* **conservation** — every card of the pack is in exactly one place (as a multiset);
+* **replay** — folding every event from scratch gives the same state;
+* **legal actions accepted** — every action a bot picks from ``legal_actions`` is
+  accepted by ``parse_command`` + ``decide``;
+* **termination** — the game reaches a terminal state within ``max_steps`` commands.
+
+Bots see only ``view(state, seat)`` and ``legal_actions(state, seat)``.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain import bots
+from domain.errors import RuleError
+from domain.ruleset import Ruleset, fold
+
+
+@dataclass
+class GameResult:
+    """What one simulated game produced."""
+
+    events: list[Any] = field(default_factory=list)
+    state: Any = None
+    steps: int = 0
+    rounds: int = 0
+    terminal: bool = False
+    violations: list[str] = field(default_factory=list)
+    decide_evolve_seconds: float = 0.0
+
+
+def game_key(seed: int) -> bytes:
+    """The chance key of simulated game ``seed`` (stands in for the service's secret)."""
+    return hashlib.sha256(f"facedown-simulation/{seed}".encode()).digest()
+
+
+def conservation_violation(ruleset: Ruleset, state: Any) -> str | None:
+    have, want = Counter(ruleset.cards_in_play(state)), Counter(ruleset.full_pack(state))
+    if have == want:
+        return None
+    return f"conservation: extra {dict(have - want)}, missing {dict(want - have)}"
+
+
+def play(
+    ruleset: Ruleset,
+    players: int,
+    options: Mapping[str, Any] | None,
+    seed: int,
+    bot: str = "random",
+    max_steps: int = 20000,
+    check_every: int = 1,
+) -> GameResult:
+    """Play one whole game; see the module docstring for what is checked."""
+    rng = random.Random(seed)
+    key = game_key(seed)
+    resolved = ruleset.resolve_options(options or {}, players)
+    policy = bots.policy(ruleset.name, bot)
+    result = GameResult()
+    t0 = time.perf_counter()
+    result.events = list(ruleset.start(players, resolved, key))
+    state = fold(ruleset, result.events)
+    result.decide_evolve_seconds += time.perf_counter() - t0
+    seats = list(range(players))
+    while not ruleset.is_terminal(state):
+        if result.steps >= max_steps:
+            result.violations.append(f"termination: not over after {max_steps} commands")
+            break
+        awaited = set(ruleset.awaiting(state))
+        rng.shuffle(seats)
+        chosen: tuple[int, Any] | None = None
+        for seat in seats:
+            actions = ruleset.legal_actions(state, seat)
+            if not actions:
+                if seat in awaited:
+                    result.violations.append(f"awaiting seat {seat} has no legal action")
+                continue
+            action = policy(ruleset.view(state, seat), actions, rng, seat in awaited)
+            if action is None and seat in awaited:
+                action = actions[rng.randrange(len(actions))]
+            if action is not None:
+                chosen = (seat, action)
+                break
+        if chosen is None:
+            result.violations.append("termination: nobody can act")
+            break
+        seat, action = chosen
+        t0 = time.perf_counter()
+        try:
+            new_events = ruleset.decide(state, seat, ruleset.parse_command(action), key)
+        except RuleError as exc:
+            result.violations.append(f"legal action refused: seat {seat} {action}: {exc.code} {exc.detail}")
+            break
+        for event in new_events:
+            state = ruleset.evolve(state, event)
+        result.decide_evolve_seconds += time.perf_counter() - t0
+        result.events.extend(new_events)
+        result.steps += 1
+        if check_every and result.steps % check_every == 0:
+            problem = conservation_violation(ruleset, state)
+            if problem:
+                result.violations.append(f"step {result.steps}: {problem}")
+                break
+    result.rounds = sum(1 for e in result.events if type(e).__name__ == "RoundScored")
+    result.terminal = ruleset.is_terminal(state)
+    if fold(ruleset, result.events) != state:
+        result.violations.append("replay: folding the events gives another state")
+    result.state = state
+    return result
+
+
+def check_legal_actions_accepted(ruleset: Ruleset, state: Any, seat: int, key: bytes) -> list[str]:
+    """Every legal action of ``seat`` is accepted by decide (messages for those refused)."""
+    problems = []
+    for action in ruleset.legal_actions(state, seat):
+        try:
+            ruleset.decide(state, seat, ruleset.parse_command(action), key)
+        except RuleError as exc:
+            problems.append(f"{action}: {exc.code} {exc.detail}")
+    return problems

@@ -1,0 +1,161 @@
+"""Table mechanics shared by the layout games (Pedro, 4 Cartas, Corte).
+
+* A **layout** is an ordered list of slots ``A B C D`` then ``E1, E2, …``; each slot
+  holds one face-down card or is empty (``None``). Slots never move (RULES §2.3).
+* The **notebook** records which seat can still locate which face-down card: a seat
+  learns a location when it is shown the card there, the knowledge follows the card
+  through public moves (swaps), and is lost when the card leaves unseen or is
+  replaced. It is what ``common.memory = notebook`` shows (RULES §2.4).
+* A **window** is a reaction window keyed to one discard (RULES §2.6).
+* Stock and discard pile are tuples; index 0 of the stock is its top, the last item
+  of the discard pile is its top.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from domain import chance
+from domain.cards import Card
+
+BASE_SLOTS: tuple[str, ...] = ("A", "B", "C", "D")
+
+Location = tuple[int, str]  # (owner seat, slot)
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """One player's slots, in slot order, each a card or ``None`` (empty)."""
+
+    slots: tuple[str, ...]
+    cards: tuple[Card | None, ...]
+
+    @staticmethod
+    def dealt(cards: Sequence[Card], slots: Sequence[str] = BASE_SLOTS) -> Layout:
+        return Layout(tuple(slots), tuple(cards))
+
+    def card(self, slot: str) -> Card | None:
+        return self.cards[self.slots.index(slot)]
+
+    def has_slot(self, slot: str) -> bool:
+        return slot in self.slots
+
+    def is_occupied(self, slot: str) -> bool:
+        return slot in self.slots and self.cards[self.slots.index(slot)] is not None
+
+    def occupied(self) -> tuple[str, ...]:
+        return tuple(s for s, c in zip(self.slots, self.cards) if c is not None)
+
+    def empty(self) -> tuple[str, ...]:
+        return tuple(s for s, c in zip(self.slots, self.cards) if c is None)
+
+    def put(self, slot: str, card: Card | None) -> Layout:
+        i = self.slots.index(slot)
+        return Layout(self.slots, self.cards[:i] + (card,) + self.cards[i + 1:])
+
+    def next_extra_slot(self) -> str:
+        """The next unused ``E<k>`` slot name."""
+        k = 1
+        while f"E{k}" in self.slots:
+            k += 1
+        return f"E{k}"
+
+    def add(self, card: Card | None, slot: str | None = None) -> tuple[Layout, str]:
+        """Append a new slot (the next ``E<k>`` unless named) holding ``card``."""
+        name = slot or self.next_extra_slot()
+        return Layout(self.slots + (name,), self.cards + (card,)), name
+
+    def present(self) -> tuple[Card, ...]:
+        return tuple(c for c in self.cards if c is not None)
+
+    def total(self, value: Callable[[Card], int]) -> int:
+        return sum(value(c) for c in self.present())
+
+
+@dataclass(frozen=True, slots=True)
+class Notebook:
+    """Which seat can locate which face-down card: a set of (seat, owner, slot)."""
+
+    entries: frozenset[tuple[int, int, str]] = frozenset()
+
+    def knows(self, seat: int, owner: int, slot: str) -> bool:
+        return (seat, owner, slot) in self.entries
+
+    def learn(self, seat: int, owner: int, slot: str) -> Notebook:
+        return Notebook(self.entries | {(seat, owner, slot)})
+
+    def learn_all(self, seats: Iterable[int], owner: int, slot: str) -> Notebook:
+        return Notebook(self.entries | {(s, owner, slot) for s in seats})
+
+    def forget(self, owner: int, slot: str) -> Notebook:
+        """Nobody can locate what is now at (owner, slot): the card there changed unseen."""
+        return Notebook(frozenset(e for e in self.entries if (e[1], e[2]) != (owner, slot)))
+
+    def move(self, src: Location, dst: Location) -> Notebook:
+        """A card moved publicly from ``src`` to ``dst``: whoever knew it still does.
+
+        What was known about ``dst`` is dropped (its old card is gone).
+        """
+        out = set()
+        for seat, owner, slot in self.entries:
+            if (owner, slot) == dst:
+                continue
+            if (owner, slot) == src:
+                out.add((seat, dst[0], dst[1]))
+            else:
+                out.add((seat, owner, slot))
+        return Notebook(frozenset(out))
+
+    def swap(self, a: Location, b: Location) -> Notebook:
+        """Two cards exchanged publicly: knowledge follows each card."""
+        out = set()
+        for seat, owner, slot in self.entries:
+            if (owner, slot) == a:
+                out.add((seat, b[0], b[1]))
+            elif (owner, slot) == b:
+                out.add((seat, a[0], a[1]))
+            else:
+                out.add((seat, owner, slot))
+        return Notebook(frozenset(out))
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """A reaction window on one discard. ``won_by`` is set once a claim wins it."""
+
+    id: int
+    card: Card
+    won_by: int | None = None
+    final: bool = False
+    passed: frozenset[int] = frozenset()
+
+    def won(self, seat: int) -> Window:
+        return replace(self, won_by=seat)
+
+    def pass_(self, seat: int) -> Window:
+        return replace(self, passed=self.passed | {seat})
+
+
+def deal(key: bytes, round_no: int, pack: Sequence[Card]) -> tuple[Card, ...]:
+    """The round's stock order: the canonical pack shuffled by the round's deal label."""
+    return chance.shuffle(key, chance.shuffle_label(round_no, 0), pack)
+
+
+def reshuffle(key: bytes, round_no: int, shuffle_no: int, cards: Sequence[Card]) -> tuple[Card, ...]:
+    """A new stock from ``cards`` (the pile without its top), as the ``shuffle_no``-th reshuffle."""
+    return chance.shuffle(key, chance.shuffle_label(round_no, shuffle_no), sorted(cards))
+
+
+def commitment(key: bytes, round_no: int, shuffle_no: int, order: Sequence[Card]) -> tuple[str, str]:
+    """(commitment hex, salt hex) for a shuffled order."""
+    s = chance.salt(key, chance.shuffle_label(round_no, shuffle_no))
+    return chance.commit(order, s), s.hex()
+
+
+def next_seat(seat: int, players: int, direction: int, seated: Sequence[int] | None = None) -> int:
+    """The next seat in ``direction`` (+1 clockwise, −1 counter-clockwise), skipping unseated."""
+    nxt = (seat + direction) % players
+    if seated is not None:
+        while nxt not in seated:
+            nxt = (nxt + direction) % players
+    return nxt

@@ -1,0 +1,35 @@
+"""Errors of the event store. Callers never see a psycopg exception."""
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """The database refused or failed an operation."""
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be reached."""
+
+
+class InvalidData(StoreError):
+    """The data cannot be stored (for example a NUL character in a string)."""
+
+
+class ConcurrencyError(StoreError):
+    """The stream is not at the expected version; nothing was written."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"expected version {expected}, stream is at {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+class IdempotencyConflict(StoreError):
+    """The command id was used before for a different request."""
+
+    def __init__(self, command_id: str) -> None:
+        super().__init__(f"command id {command_id!r} was already used for another request")
+        self.command_id = command_id
+
+
+class AppendOnly(StoreError):
+    """An UPDATE, DELETE or TRUNCATE of the log was refused."""

@@ -1,0 +1,55 @@
+"""Forward-only SQL migrations from ``sql/NNN_name.sql``, each applied once, in order.
+
+Concurrent starters are serialised by a session advisory lock, so two processes
+starting at once apply each file exactly once.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from events.db import connect, translated
+
+SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
+_LOCK_KEY = 7_301_905_511  # arbitrary, constant: facedown's migration lock
+_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+
+
+def migration_files(sql_dir: Path = SQL_DIR) -> list[Path]:
+    return sorted(p for p in sql_dir.iterdir() if _NAME.match(p.name))
+
+
+def applied(url: str) -> list[str]:
+    with connect(url) as conn, translated():
+        exists = conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()
+        if not exists or not exists[0]:
+            return []
+        return [r[0] for r in conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
+
+
+def pending(url: str, sql_dir: Path = SQL_DIR) -> list[str]:
+    done = set(applied(url))
+    return [p.name for p in migration_files(sql_dir) if p.name not in done]
+
+
+def upgrade(url: str, sql_dir: Path = SQL_DIR) -> list[str]:
+    """Apply every pending migration; return the names applied by this call."""
+    done_now: list[str] = []
+    with connect(url) as conn, translated():
+        conn.execute("SELECT pg_advisory_lock(%s)", (_LOCK_KEY,))
+        try:
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                " name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            have = {r[0] for r in conn.execute("SELECT name FROM schema_migrations")}
+            for path in migration_files(sql_dir):
+                if path.name in have:
+                    continue
+                with conn.transaction():
+                    conn.execute(path.read_text())  # type: ignore[arg-type]
+                    conn.execute("INSERT INTO schema_migrations (name) VALUES (%s)", (path.name,))
+                done_now.append(path.name)
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_KEY,))
+    return done_now

@@ -1,0 +1,215 @@
+"""The event store: one hash-chained stream per game, appended in one round trip.
+
+See ``sql/001_event_store.sql`` for the append function. The global feed reads by
+the writing transaction's id (``xid8``) and only below the oldest transaction still
+running (``pg_snapshot_xmin(pg_current_snapshot())``): a transaction that drew an
+earlier id but commits later is still running while the reader passes, so the
+reader stops short of it instead of skipping it. Positions such as a bigserial are
+not commit-ordered and would skip it (DESIGN.md, "Gaps").
+"""
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from psycopg.types.json import Jsonb
+
+from events.canonical import GENESIS, chain_hash, event_body
+from events.db import Database
+from events.errors import ConcurrencyError, IdempotencyConflict
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event to append: its stored type name, schema version, data and metadata."""
+
+    type: str
+    data: Mapping[str, Any]
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    schema_version: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedEvent:
+    """An event as stored."""
+
+    stream_id: uuid.UUID
+    version: int
+    type: str
+    schema_version: int
+    data: Any
+    metadata: Any
+    recorded_at: datetime
+    prev_hash: bytes
+    hash: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    version: int
+    head: bytes
+    first_version: int
+    last_version: int
+    duplicate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    version: int
+    fingerprint: str
+    state: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A stream's head, its usable snapshot (if any) and the events after it."""
+
+    version: int
+    head: bytes
+    snapshot: Snapshot | None
+    events: list[RecordedEvent]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class FeedCursor:
+    """Position in the global feed: (transaction id, stream, version) of the last row read."""
+
+    tx_id: int = 0
+    stream_id: str = "00000000-0000-0000-0000-000000000000"
+    version: int = 0
+
+
+_COLUMNS = "stream_id, version, type, schema_version, data, metadata, recorded_at, prev_hash, hash"
+
+
+def _recorded(row: Sequence[Any]) -> RecordedEvent:
+    return RecordedEvent(row[0], row[1], row[2], row[3], row[4], row[5], row[6], bytes(row[7]), bytes(row[8]))
+
+
+class EventStore:
+    """Append, read, verify and follow event streams in PostgreSQL."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def append(
+        self,
+        stream_id: uuid.UUID,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        command_id: str | None = None,
+        request_hash: str | None = None,
+        snapshot: Snapshot | None = None,
+        kind: str = "game",
+    ) -> AppendResult:
+        """Append ``events`` if the stream is at ``expected_version``, in one call.
+
+        Raises :class:`ConcurrencyError` (nothing written) if it is not. A repeated
+        ``command_id`` returns the first result with ``duplicate=True`` and appends
+        nothing; with another ``request_hash`` it raises :class:`IdempotencyConflict`.
+        """
+        payload = [
+            {
+                "type": e.type,
+                "schema_version": e.schema_version,
+                "data": e.data,
+                "metadata": e.metadata,
+                "canonical": event_body(e.type, e.schema_version, e.data, e.metadata),
+            }
+            for e in events
+        ]
+        with self.db.connection() as conn:
+            row = conn.execute(
+                "SELECT * FROM fd_append(%s, %s, %s, %s, %s, %s, %s, %s)",
+                (
+                    stream_id, kind, expected_version, command_id, request_hash, Jsonb(payload),
+                    snapshot.fingerprint if snapshot else None, snapshot.state if snapshot else None,
+                ),
+            ).fetchone()
+        assert row is not None
+        status, version, head, first, last = row
+        if status == "stale":
+            raise ConcurrencyError(expected_version, max(version, 0))
+        if status == "conflict":
+            raise IdempotencyConflict(command_id or "")
+        return AppendResult(version, bytes(head), first, last, duplicate=status == "duplicate")
+
+    def head(self, stream_id: uuid.UUID) -> tuple[int, bytes] | None:
+        """(version, head hash) of a stream, or ``None`` if it does not exist."""
+        with self.db.connection() as conn:
+            row = conn.execute("SELECT version, head FROM streams WHERE stream_id = %s", (stream_id,)).fetchone()
+        return None if row is None else (row[0], bytes(row[1]))
+
+    def read(self, stream_id: uuid.UUID, after: int = 0, limit: int | None = None,
+             upto: int | None = None) -> list[RecordedEvent]:
+        """Events of one stream with ``after < version <= upto``, in order."""
+        sql = f"SELECT {_COLUMNS} FROM events WHERE stream_id = %s AND version > %s"
+        params: list[Any] = [stream_id, after]
+        if upto is not None:
+            sql += " AND version <= %s"
+            params.append(upto)
+        sql += " ORDER BY version"
+        if limit is not None:
+            sql += " LIMIT %s"
+            params.append(limit)
+        with self.db.connection() as conn:
+            return [_recorded(r) for r in conn.execute(sql, params)]
+
+    def load(self, stream_id: uuid.UUID, fingerprint: str | None = None) -> Loaded | None:
+        """Head, the snapshot if it was made by ``fingerprint``'s code, and the newer events.
+
+        Two indexed reads whatever the stream's length: the snapshot row, then only
+        the events after it (none when the snapshot is at the head).
+        """
+        with self.db.connection() as conn:
+            row = conn.execute(
+                "SELECT s.version, s.head, sn.version, sn.fingerprint, sn.state FROM streams s"
+                " LEFT JOIN snapshots sn ON sn.stream_id = s.stream_id AND sn.fingerprint = %s"
+                " WHERE s.stream_id = %s",
+                (fingerprint, stream_id),
+            ).fetchone()
+            if row is None:
+                return None
+            version, head, snap_version, snap_fp, snap_state = row
+            snap = Snapshot(snap_version, snap_fp, bytes(snap_state)) if snap_state is not None else None
+            after = snap.version if snap else 0
+            events = [
+                _recorded(r) for r in conn.execute(
+                    f"SELECT {_COLUMNS} FROM events WHERE stream_id = %s AND version > %s AND version <= %s"
+                    " ORDER BY version", (stream_id, after, version))
+            ]
+        return Loaded(version, bytes(head), snap, events)
+
+    def verify(self, stream_id: uuid.UUID) -> int | None:
+        """The first version whose stored hash does not match its content, or ``None``."""
+        prev = GENESIS
+        expected_version = 0
+        for ev in self.read(stream_id):
+            expected_version += 1
+            body = event_body(ev.type, ev.schema_version, ev.data, ev.metadata)
+            if ev.version != expected_version or ev.prev_hash != prev or chain_hash(prev, ev.version, body) != ev.hash:
+                return ev.version
+            prev = ev.hash
+        info = self.head(stream_id)
+        if info is not None and (info[0] != expected_version or info[1] != prev):
+            return expected_version + 1 if info[0] > expected_version else max(info[0], 1)
+        return None
+
+    def feed(self, after: FeedCursor = FeedCursor(), limit: int = 1000) -> tuple[list[RecordedEvent], FeedCursor]:
+        """Events of every stream after ``after``, in commit-safe order (see module doc)."""
+        with self.db.connection() as conn:
+            rows = conn.execute(
+                f"SELECT {_COLUMNS}, tx_id::text FROM events"
+                " WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())"
+                " AND (tx_id, stream_id, version) > (%s::text::xid8, %s::uuid, %s)"
+                " ORDER BY tx_id, stream_id, version LIMIT %s",
+                (str(after.tx_id), after.stream_id, after.version, limit),
+            ).fetchall()
+        if not rows:
+            return [], after
+        last = rows[-1]
+        return [_recorded(r) for r in rows], FeedCursor(int(last[9]), str(last[0]), last[1])

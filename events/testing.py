@@ -1,0 +1,75 @@
+"""Databases for tests: which server to use, and a fresh migrated database per test.
+
+Choice (the issue's order): ``TEST_DATABASE_URL`` if set (the value ``embedded`` forces
+the private server), else a server on 127.0.0.1:5432 if one answers (trust auth),
+else the private embedded server. Each test gets its own database, cloned from a
+template that was migrated once per run.
+"""
+from __future__ import annotations
+
+import os
+import uuid
+from typing import Any
+
+import psycopg
+from psycopg import conninfo
+
+from events import migrations
+
+LOCAL_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+
+def _answers(url: str) -> bool:
+    try:
+        with psycopg.connect(url, connect_timeout=2) as conn:
+            conn.execute("SELECT 1")
+        return True
+    except psycopg.Error:
+        return False
+
+
+def admin_url() -> tuple[str, Any]:
+    """(admin URL, embedded server or None) according to the choice above."""
+    chosen = os.environ.get("TEST_DATABASE_URL", "")
+    if chosen and chosen != "embedded":
+        return chosen, None
+    if not chosen and _answers(LOCAL_URL):
+        return LOCAL_URL, None
+    from events.embedded import EmbeddedPostgres
+
+    server = EmbeddedPostgres(None if not os.environ.get("FACEDOWN_TEST_PGDATA")
+                              else __import__("pathlib").Path(os.environ["FACEDOWN_TEST_PGDATA"]))
+    return server.start(), server
+
+
+def with_database(url: str, name: str) -> str:
+    return conninfo.make_conninfo(url, dbname=name)
+
+
+class DatabaseFactory:
+    """Creates a migrated template once, then one fresh database per test."""
+
+    def __init__(self, admin: str) -> None:
+        self.admin = admin
+        self.prefix = f"fdtest_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+        self.template = f"{self.prefix}_tpl"
+        self.created: list[str] = []
+        self._sql(f'CREATE DATABASE "{self.template}"')
+        migrations.upgrade(with_database(admin, self.template))
+
+    def _sql(self, statement: str) -> None:
+        with psycopg.connect(self.admin, autocommit=True) as conn:
+            conn.execute(statement)  # type: ignore[arg-type]
+
+    def new(self) -> str:
+        name = f"{self.prefix}_{len(self.created)}"
+        self._sql(f'CREATE DATABASE "{name}" TEMPLATE "{self.template}" STRATEGY FILE_COPY')
+        self.created.append(name)
+        return with_database(self.admin, name)
+
+    def drop_all(self) -> None:
+        for name in self.created + [self.template]:
+            try:
+                self._sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            except psycopg.Error:
+                pass
