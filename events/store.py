@@ -105,12 +105,14 @@ class EventStore:
         request_hash: str | None = None,
         snapshot: Snapshot | None = None,
         kind: str = "game",
+        notify: bool = True,
     ) -> AppendResult:
         """Append ``events`` if the stream is at ``expected_version``, in one call.
 
         Raises :class:`ConcurrencyError` (nothing written) if it is not. A repeated
         ``command_id`` returns the first result with ``duplicate=True`` and appends
         nothing; with another ``request_hash`` it raises :class:`IdempotencyConflict`.
+        ``notify=False`` leaves the wake-up hint to a :class:`events.notify.Notifier`.
         """
         payload = [
             {
@@ -124,10 +126,11 @@ class EventStore:
         ]
         with self.db.connection() as conn:
             row = conn.execute(
-                "SELECT * FROM fd_append(%s, %s, %s, %s, %s, %s, %s, %s)",
+                "SELECT * FROM fd_append(%s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 (
                     stream_id, kind, expected_version, command_id, request_hash, Jsonb(payload),
                     snapshot.fingerprint if snapshot else None, snapshot.state if snapshot else None,
+                    notify,
                 ),
             ).fetchone()
         assert row is not None

@@ -77,7 +77,7 @@ CREATE TRIGGER processed_no_truncate BEFORE TRUNCATE ON processed_commands
 -- another request), with the stream version and head after the call.
 CREATE FUNCTION fd_append(
     p_stream uuid, p_kind text, p_expected bigint, p_command_id text, p_request_hash text,
-    p_events jsonb, p_fingerprint text, p_snapshot bytea
+    p_events jsonb, p_fingerprint text, p_snapshot bytea, p_notify boolean DEFAULT true
 ) RETURNS TABLE (status text, version bigint, head bytea, first_version bigint, last_version bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -133,7 +133,11 @@ BEGIN
         ON CONFLICT (stream_id) DO UPDATE
             SET version = EXCLUDED.version, fingerprint = EXCLUDED.fingerprint, state = EXCLUDED.state;
     END IF;
-    -- a hint only (sent at commit, lost on disconnect): waiters re-query on wake and on a timer
-    PERFORM pg_notify('facedown_events', p_stream::text || ':' || v::text);
+    -- a hint only (sent at commit, lost on disconnect): waiters re-query on wake and on a
+    -- timer. A notifying commit takes a database-wide lock, so a busy service passes
+    -- p_notify = false and sends batched hints after commit instead (events/notify.py).
+    IF p_notify THEN
+        PERFORM pg_notify('facedown_events', p_stream::text || ':' || v::text);
+    END IF;
     RETURN QUERY SELECT 'appended'::text, v, h, cur_version + 1, v;
 END $$;

@@ -15,7 +15,7 @@ BEGIN
         EXECUTE 'GRANT SELECT, INSERT ON events, processed_commands TO facedown_app';
         EXECUTE 'GRANT SELECT, INSERT, UPDATE ON streams TO facedown_app';
         EXECUTE 'GRANT SELECT, INSERT, UPDATE, DELETE ON snapshots TO facedown_app';
-        EXECUTE 'GRANT EXECUTE ON FUNCTION fd_append(uuid, text, bigint, text, text, jsonb, text, bytea) TO facedown_app';
+        EXECUTE 'GRANT EXECUTE ON FUNCTION fd_append(uuid, text, bigint, text, text, jsonb, text, bytea, boolean) TO facedown_app';
         -- tables added by later migrations are read models: full DML for the service
         EXECUTE 'ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO facedown_app';
         EXECUTE 'ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO facedown_app';

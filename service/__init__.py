@@ -1,0 +1,1 @@
+"""The facedown service: HTTP API, CLI and use cases."""

@@ -1,0 +1,78 @@
+"""The Flask application factory."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask, Response, request
+from werkzeug.exceptions import HTTPException
+
+from events import migrations
+from events.db import Database
+from events.store import EventStore
+from service.config import Config
+from service.problems import Problem, from_exception, problem_response
+
+_HTTP_SLUGS = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found",
+               405: "method-not-allowed", 406: "not-acceptable", 413: "payload-too-large",
+               415: "unsupported-media-type", 429: "rate-limited"}
+
+
+@dataclass
+class AppContext:
+    """What request handlers share: configuration, the pool and the store."""
+
+    config: Config
+    db: Database
+    store: EventStore
+
+
+def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
+    """Build the app. ``config`` may be a :class:`Config`, a dict of overrides, or None (environment)."""
+    if config is None:
+        config = Config.from_env()
+    elif isinstance(config, dict):
+        config = Config.from_env(**config)
+    if not config.database_url:
+        raise RuntimeError("no database URL: set DATABASE_URL or use `facedown serve`")
+    if config.auto_migrate:
+        migrations.upgrade(config.database_url)
+    app = Flask("facedown")
+    app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
+    db = Database(config.database_url, max_size=config.pool_size)
+    app.extensions["facedown"] = AppContext(config, db, EventStore(db))
+
+    from service import health
+
+    app.register_blueprint(health.bp)
+    try:
+        from service.api import register  # the game API (its own module)
+    except ImportError as exc:
+        if exc.name != "service.api":
+            raise
+    else:
+        register(app)
+
+    @app.errorhandler(Problem)
+    def _problem(exc: Problem) -> Response:
+        return from_exception(exc)
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException) -> Response:
+        status = exc.code or 500
+        slug = _HTTP_SLUGS.get(status, "bad-request" if status < 500 else "internal")
+        headers = {}
+        valid = getattr(exc, "valid_methods", None)
+        if status == 405 and valid:
+            headers["Allow"] = ", ".join(valid)
+        return problem_response(slug, exc.description or PROBLEM_DEFAULT, status, headers)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception) -> Response:
+        app.logger.exception("unhandled error on %s %s", request.method, request.path)
+        return problem_response("internal", "an internal error occurred; it has been logged")
+
+    return app
+
+
+PROBLEM_DEFAULT = "the request could not be served"

@@ -1,0 +1,52 @@
+"""The ``facedown`` command line."""
+from __future__ import annotations
+
+import click
+
+
+@click.group()
+def main() -> None:
+    """facedown: correspondence play of the least-score card games."""
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="gunicorn workers.")
+@click.option("--threads", default=32, show_default=True, type=click.IntRange(1, 1024), help="Threads per worker.")
+def serve(host: str, port: int, workers: int, threads: int) -> None:
+    """Run the HTTP service under gunicorn (embedded PostgreSQL when DATABASE_URL is unset)."""
+    from service.serve import serve as run
+
+    run(host, port, workers, threads, echo=lambda m: click.echo(m, err=True))
+
+
+@main.group()
+def db() -> None:
+    """Database administration."""
+
+
+@db.command("upgrade")
+def db_upgrade() -> None:
+    """Apply pending migrations (DATABASE_URL, or the embedded database)."""
+    from events import migrations
+    from events.embedded import database_url
+
+    url, embedded = database_url()
+    try:
+        applied = migrations.upgrade(url)
+        click.echo("applied: " + ", ".join(applied) if applied else "up to date")
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+def _register_optional_commands() -> None:
+    """Sub-commands that live in their own modules."""
+    from service import cli_simulate, cli_bench
+
+    main.add_command(cli_simulate.simulate)
+    main.add_command(cli_bench.bench)
+
+
+_register_optional_commands()

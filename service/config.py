@@ -1,0 +1,27 @@
+"""Service configuration from the environment, with sensible defaults."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Config:
+    """What the app needs; ``database_url`` is resolved before the app is built."""
+
+    database_url: str = ""
+    max_body_bytes: int = 64 * 1024
+    pool_size: int = 10
+    auto_migrate: bool = True
+    long_poll_max: int = 30
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @staticmethod
+    def from_env(**overrides: Any) -> Config:
+        values: dict[str, Any] = {
+            "database_url": os.environ.get("DATABASE_URL", ""),
+            "pool_size": int(os.environ.get("FACEDOWN_POOL_SIZE", "10")),
+        }
+        values.update(overrides)
+        return Config(**values)

@@ -1,0 +1,59 @@
+"""``facedown serve``: the app under gunicorn, on the configured or embedded database."""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from gunicorn.app.base import BaseApplication
+
+from events import migrations
+
+
+class _Gunicorn(BaseApplication):  # type: ignore[misc]
+    def __init__(self, options: dict[str, Any], database_url: str) -> None:
+        self.options = options
+        self.database_url = database_url
+        super().__init__()
+
+    def load_config(self) -> None:
+        for key, value in self.options.items():
+            self.cfg.set(key, value)
+
+    def load(self) -> Any:
+        from service.app import create_app
+
+        # migrations ran once in the master; each worker builds its own pool after fork
+        return create_app({"database_url": self.database_url, "auto_migrate": False})
+
+
+def gunicorn_options(host: str, port: int, workers: int, threads: int) -> dict[str, Any]:
+    return {
+        "bind": f"{host}:{port}",
+        "workers": workers,
+        "worker_class": "gthread",
+        "threads": threads,
+        "timeout": 90,  # long-polls last up to 30 s
+        "graceful_timeout": 10,
+        "accesslog": os.environ.get("FACEDOWN_ACCESS_LOG", None),
+        "errorlog": "-",
+        "loglevel": os.environ.get("FACEDOWN_LOG_LEVEL", "info"),
+        "proc_name": "facedown",
+    }
+
+
+def serve(host: str, port: int, workers: int, threads: int, echo: Any = print) -> None:
+    """Resolve the database (embedded if needed), migrate, and run gunicorn until stopped."""
+    from events.embedded import database_url
+
+    url, embedded = database_url()
+    try:
+        if embedded is not None:
+            echo(f"facedown: using the embedded PostgreSQL in {embedded.data_dir}")
+        applied = migrations.upgrade(url)
+        if applied:
+            echo(f"facedown: applied migrations {', '.join(applied)}")
+        echo(f"facedown: serving on http://{host}:{port}")
+        _Gunicorn(gunicorn_options(host, port, workers, threads), url).run()
+    finally:
+        if embedded is not None:
+            embedded.stop()
