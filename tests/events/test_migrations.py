@@ -1,0 +1,40 @@
+"""Migrations: applied once each, in order, even when two processes start at once."""
+from __future__ import annotations
+
+import threading
+
+import psycopg
+
+from events import migrations
+
+
+def test_a_migrated_database_has_nothing_pending(database_url: str) -> None:
+    assert migrations.pending(database_url) == []
+    assert migrations.applied(database_url) == [p.name for p in migrations.migration_files()]
+    assert migrations.upgrade(database_url) == []
+
+
+def test_two_concurrent_upgrades_apply_each_file_once(db_factory: object) -> None:
+    from events.testing import with_database
+
+    admin = db_factory.admin  # type: ignore[attr-defined]
+    name = db_factory.prefix + "_empty"  # type: ignore[attr-defined]
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
+    db_factory.created.append(name)  # type: ignore[attr-defined]
+    url = with_database(admin, name)
+    results: list[list[str]] = []
+    barrier = threading.Barrier(2)
+
+    def run() -> None:
+        barrier.wait()
+        results.append(migrations.upgrade(url))
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    every = [p.name for p in migrations.migration_files()]
+    assert sorted(results[0] + results[1]) == sorted(every)
+    assert migrations.applied(url) == every
