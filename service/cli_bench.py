@@ -86,3 +86,39 @@ def bench_store(seconds: float, as_json: bool) -> None:
     else:
         print_table(f"bench store ({seconds}s each, PostgreSQL {pg}, {os.cpu_count()} cores)", rows,
                     ["workload", "threads", "per_second", "p50_ms", "p99_ms", "ratio_to_floor"])
+
+
+@bench.command("rules")
+@click.option("--games", default=50, show_default=True, type=click.IntRange(1, 100_000))
+@click.option("--players", default=4, show_default=True, type=click.IntRange(2, 10))
+@click.option("--bot", default="greedy", show_default=True, type=click.Choice(["random", "greedy"]))
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--json", "as_json", is_flag=True)
+def bench_rules(games: int, players: int, bot: str, seed: int, as_json: bool) -> None:
+    """decide+evolve steps per second per ruleset, in-process, on one core."""
+    from domain import rules
+    from domain.simulation import play
+
+    rows = []
+    for name in rules.names():
+        ruleset = rules.get(name)
+        steps = events = 0
+        seconds = 0.0
+        for i in range(games):
+            # check_every=0: only decide+evolve is timed; invariants are simulate's job
+            result = play(ruleset, players, {}, seed + i, bot, check_every=0)
+            steps += result.steps
+            events += len(result.events)
+            seconds += result.decide_evolve_seconds
+        rows.append({"ruleset": name, "games": games, "commands": steps, "events": events,
+                     "steps_per_second": round(steps / seconds) if seconds else None,
+                     "events_per_second": round(events / seconds) if seconds else None})
+    report = {"benchmark": "rules", "settings": {"games": games, "players": players, "bot": bot, "seed": seed},
+              "environment": environment(),
+              "units": {"steps_per_second": "decide+evolve commands/s", "events_per_second": "events/s"},
+              "results": rows}
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    else:
+        print_table(f"bench rules ({games} games x {players} players, bot {bot}, one core)", rows,
+                    ["ruleset", "commands", "events", "steps_per_second", "events_per_second"])
