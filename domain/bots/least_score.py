@@ -1,0 +1,74 @@
+"""Greedy Least Score bot: shed the most points now, take low or pairing cards, declare when low.
+
+It sees only its view and its legal actions: its own hand, the open set, the counts,
+and what the view says other players surely hold.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from domain.rules.least_score_sets import hand_total, value
+
+#: The value an unseen stock card is assumed to have (the pack averages 85/13 ≈ 6.5).
+STOCK_GUESS = 6.0
+#: Declare at or below this total outright.
+SAFE_TOTAL = 4
+
+
+def _rank(card: str) -> str:
+    return card if card == "JK" else card[:-1]
+
+
+def _score(hand: list[str], action: dict[str, Any]) -> float:
+    """Expected hand value after the play, lower is better (pairs kept for later count half)."""
+    rest = list(hand)
+    for c in action["discard"]:
+        rest.remove(c)
+    take = action["take"]
+    if take == "stock":
+        gained = STOCK_GUESS
+    else:
+        card = take[5:]
+        gained = value(card)
+        # A card that pairs with one we keep can leave together with it next turn.
+        if any(_rank(c) == _rank(card) for c in rest):
+            gained -= 0.5 * value(card) + 1
+    return hand_total(tuple(rest)) + gained
+
+
+def _should_declare(view: dict[str, Any]) -> bool:
+    total = view["hand_total"]
+    if total is None:
+        return False
+    if total <= SAFE_TOTAL:
+        return True
+    me = next(p for p in view["players"] if p["seat"] == view["seat"])
+    # Patience runs out: the longer the deal lasts, the higher the total worth declaring.
+    if total <= SAFE_TOTAL + me["turns_done"] // 3:
+        return True
+    seat = view["seat"]
+    for p in view["players"]:
+        if p["seat"] == seat or not p["seated"]:
+            continue
+        known = p["known"] or []
+        # The least this opponent can hold: known cards plus 1 per unknown card (aces).
+        floor = sum(value(c) for c in known) + (p["hand_count"] - len(known))
+        if floor <= total or p["hand_count"] <= 2:
+            return False
+    return total <= 9
+
+
+def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool) -> Any:
+    if not actions:
+        return None
+    if any(a["type"] == "Declare" for a in actions) and _should_declare(view):
+        return next(a for a in actions if a["type"] == "Declare")
+    hand = [p for p in view["players"] if p["seat"] == view["seat"]][0]["hand"] or []
+    plays = [a for a in actions if a["type"] == "Play"]
+    if not plays:
+        return actions[0]
+    best = min(_score(hand, a) for a in plays)
+    choices = [a for a in plays if _score(hand, a) <= best + 1e-9]
+    return choices[rng.randrange(len(choices))]
