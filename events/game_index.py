@@ -1,0 +1,100 @@
+"""The game index projection and the per-game secrets (SQL lives only in ``events/``)."""
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from psycopg.types.json import Jsonb
+
+from events.db import Database
+
+
+@dataclass(frozen=True, slots=True)
+class IndexRow:
+    id: uuid.UUID
+    ruleset: str
+    name: str
+    status: str
+    seats: list[dict[str, Any]]
+    awaiting: list[int]
+    updated_at: datetime
+    version: int
+
+
+_COLS = "stream_id, ruleset, name, status, seats, awaiting, updated_at, version"
+
+
+def _row(r: Sequence[Any]) -> IndexRow:
+    return IndexRow(r[0], r[1], r[2], r[3], r[4], list(r[5]), r[6], r[7])
+
+
+def put_secret(db: Database, stream_id: uuid.UUID, secret: bytes) -> None:
+    with db.connection() as conn:
+        conn.execute("INSERT INTO game_secrets (stream_id, secret) VALUES (%s, %s)", (stream_id, secret))
+
+
+def get_secret(db: Database, stream_id: uuid.UUID) -> bytes | None:
+    with db.connection() as conn:
+        row = conn.execute("SELECT secret FROM game_secrets WHERE stream_id = %s", (stream_id,)).fetchone()
+    return None if row is None else bytes(row[0])
+
+
+def upsert(db: Database, row: IndexRow) -> None:
+    """Write the row unless a newer version is already there (concurrent writers)."""
+    players = [uuid.UUID(s["player_id"]) for s in row.seats if s.get("player_id")]
+    with db.connection() as conn:
+        conn.execute(
+            f"INSERT INTO game_index ({_COLS}, player_ids) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            " ON CONFLICT (stream_id) DO UPDATE SET ruleset = EXCLUDED.ruleset, name = EXCLUDED.name,"
+            " status = EXCLUDED.status, seats = EXCLUDED.seats, awaiting = EXCLUDED.awaiting,"
+            " updated_at = EXCLUDED.updated_at, version = EXCLUDED.version, player_ids = EXCLUDED.player_ids"
+            " WHERE game_index.version < EXCLUDED.version",
+            (row.id, row.ruleset, row.name, row.status, Jsonb(row.seats), row.awaiting, row.updated_at,
+             row.version, players),
+        )
+
+
+def listing(db: Database, status: str | None, limit: int) -> list[IndexRow]:
+    sql = f"SELECT {_COLS} FROM game_index"
+    params: list[Any] = []
+    if status:
+        sql += " WHERE status = %s"
+        params.append(status)
+    sql += " ORDER BY updated_at DESC, stream_id LIMIT %s"
+    params.append(limit)
+    with db.connection() as conn:
+        return [_row(r) for r in conn.execute(sql, params)]
+
+
+def of_player(db: Database, player_id: uuid.UUID, limit: int) -> list[IndexRow]:
+    with db.connection() as conn:
+        return [_row(r) for r in conn.execute(
+            f"SELECT {_COLS} FROM game_index WHERE player_ids @> ARRAY[%s]::uuid[]"
+            " ORDER BY updated_at DESC, stream_id LIMIT %s", (player_id, limit))]
+
+
+def all_rows(db: Database) -> list[IndexRow]:
+    with db.connection() as conn:
+        return [_row(r) for r in conn.execute(f"SELECT {_COLS} FROM game_index ORDER BY stream_id")]
+
+
+def game_stream_ids(db: Database) -> list[uuid.UUID]:
+    with db.connection() as conn:
+        return [r[0] for r in conn.execute("SELECT stream_id FROM streams WHERE kind = 'game' ORDER BY stream_id")]
+
+
+def clear(db: Database) -> None:
+    with db.connection() as conn:
+        conn.execute("DELETE FROM game_index")
+
+
+def processed(db: Database, stream_id: uuid.UUID, command_id: str) -> tuple[str | None, int, int] | None:
+    """(request hash, first version, last version) of an already processed command id."""
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT request_hash, first_version, last_version FROM processed_commands"
+            " WHERE stream_id = %s AND command_id = %s", (stream_id, command_id)).fetchone()
+    return None if row is None else (row[0], row[1], row[2])
