@@ -1,0 +1,147 @@
+"""A greedy Pedro bot: it sees only its view and its legal actions (it never peeks).
+
+* Peeks when it may; calls "Pedro" when every own card is known and the total is low, or
+  the estimate is clearly lower than what the rivals' card counts suggest.
+* Takes the visible card when it beats its worst known (or unknown) card, otherwise draws.
+* Keeps a drawn card that lowers its total the most, discarding known identical groups.
+* Uses a 6 on its own unknown cards first; a 5 to give away its worst known card.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+#: Expected value of a face-down card nobody showed us (french54, roughly).
+UNKNOWN = 6.5
+_FACE = {"A": 1, "J": 11, "Q": 12, "K": 13, "JK": 1}
+
+
+def value(card: str | None) -> float:
+    """Points of a card as the default profiles price it (K♦ and 12 de oros = 0)."""
+    if card is None:
+        return UNKNOWN
+    if card in ("KD", "12O"):
+        return 0
+    rank = card if card == "JK" else card[:-1]
+    return _FACE[rank] if rank in _FACE else int(rank)
+
+
+def _rank(card: str) -> str:
+    return card if card == "JK" else card[:-1]
+
+
+def _find(actions: Sequence[Any], **fields: Any) -> Any:
+    for a in actions:
+        if all(a.get(k) == v for k, v in fields.items()):
+            return a
+    return None
+
+
+def _own(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for c in view["players"][view["seat"]]["layout"] if not c["empty"]]
+
+
+def _estimate(cards: list[dict[str, Any]]) -> float:
+    return sum(value(c["card"]) for c in cards)
+
+
+def _should_call(view: dict[str, Any]) -> bool:
+    """Call when sure of a low total, when clearly below every rival's estimate, or late."""
+    me = view["seat"]
+    own = _own(view)
+    est = _estimate(own)
+    known = all(c["card"] is not None for c in own)
+    rivals = [_estimate([c for c in p["layout"] if not c["empty"]]) for p in view["players"] if p["seat"] != me]
+    turns = view["players"][me]["own_turns"]
+    return (known and est <= 4) or est + 2 < min(rivals) or (turns >= 10 and est <= min(rivals)) or turns >= 20
+
+
+def _worst(own: list[dict[str, Any]]) -> tuple[str, float]:
+    worst = max(own, key=lambda c: value(c["card"]))
+    return worst["slot"], value(worst["card"])
+
+
+def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool) -> Any:
+    if not actions:
+        return None
+    peek = _find(actions, type="PeekBottom")
+    if peek is not None:
+        return peek
+    if not must_act:
+        return None
+    step = view["step"]
+    if step == "AWAIT_ACTION":
+        return _await(view, actions, rng)
+    if step == "HOLDING":
+        return _holding(view, actions)
+    if step == "POWER_PROMPT":
+        return _power(view, actions, rng)
+    return actions[rng.randrange(len(actions))]
+
+
+def _await(view: dict[str, Any], actions: Sequence[Any], rng: random.Random) -> Any:
+    call = _find(actions, type="CallPedro")
+    if call is not None and _should_call(view):
+        return call
+    top = view["discard_top"]
+    take = _find(actions, type="Draw", source="discard")
+    if take is not None and top is not None and value(top) + 2 < _worst(_own(view))[1]:
+        return take
+    return _find(actions, type="Draw", source="stock") or take or _find(actions, type="SkipTurn") or actions[0]
+
+
+def _holding(view: dict[str, Any], actions: Sequence[Any]) -> Any:
+    card = view["held"]["card"]
+    v = value(card)
+    own = _own(view)
+    best, gain = None, 0.0
+    # Known identical groups: replacing one and discarding the rest removes them all.
+    by_rank: dict[str, list[str]] = {}
+    for c in own:
+        if c["card"] is not None:
+            by_rank.setdefault(_rank(c["card"]), []).append(c["slot"])
+    for rank, slots in by_rank.items():
+        if len(slots) >= 2 and len(slots) <= 4:
+            a = _find(actions, type="Keep", replace=slots[0], also_discard=slots[1:])
+            g = value(own_card(own, slots[0])) * len(slots) - v
+            if a is not None and g > gain:
+                best, gain = a, g
+    slot, worst = _worst(own)
+    if worst - v > gain:
+        best, gain = _find(actions, type="Keep", replace=slot, also_discard=[]), worst - v
+    release = _find(actions, type="Release")
+    if best is not None and gain > 0.5:
+        return best
+    if release is not None:
+        return release
+    return best or _find(actions, type="Keep", replace=slot, also_discard=[]) or actions[0]
+
+
+def own_card(own: list[dict[str, Any]], slot: str) -> str | None:
+    return next(c["card"] for c in own if c["slot"] == slot)
+
+
+def _power(view: dict[str, Any], actions: Sequence[Any], rng: random.Random) -> Any:
+    me = view["seat"]
+    if view["power"] == 6:
+        mine = [a for a in actions if a["type"] == "UsePower6" and a["target"][0] == me
+                and own_card(_own(view), a["target"][1]) is None]
+        pool = mine or [a for a in actions if a["type"] == "UsePower6"]
+        if pool:
+            return pool[rng.randrange(len(pool))]
+    else:
+        known = {(p["seat"], c["slot"]): c["card"] for p in view["players"] for c in p["layout"]}
+        best, gain = None, 1.0
+        for a in actions:
+            if a["type"] != "UsePower5" or "own" not in a:
+                continue
+            g = value(known.get((me, a["own"]))) - value(known.get(tuple(a["other"])))  # type: ignore[arg-type]
+            if g > gain:
+                best, gain = a, g
+        if best is not None:
+            return best
+        skip = _find(actions, type="SkipPower")
+        if skip is not None:
+            return skip
+    return actions[rng.randrange(len(actions))]

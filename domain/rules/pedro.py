@@ -1,0 +1,498 @@
+"""Pedro (RULES §3): a Cabo-family memory game; lowest total wins; "Pedro!" ends the round.
+
+Rules, in the order :func:`decide` applies them (RULES §3, options §7.1-§7.2):
+
+* Pack ``french54`` (52 + 2 jokers; K♦ = 0, A = 1, joker = 1, J/Q/K = 11/12/13) or
+  ``spanish50`` (1-12 + 2 comodines, 12 de oros = 0). Two packs for 7-10 players.
+* Deal: 4 face-down cards per seat in slots A B / C D (a losing caller of the previous
+  round also gets E1, unpeeked); the bottom card of the stock starts the visible pile.
+  C and D are shown privately at the deal (``CardsShown``), or on ``PeekBottom``.
+* Turn (``AWAIT_ACTION``): ``CallPedro`` | ``Draw{source}`` | ``SkipTurn`` (only when no card
+  can be drawn). A stock draw is public by default. ``HOLDING``: ``Keep{replace, also_discard}``
+  (a plain exchange, or the blind multi-discard of identical cards, judged and never refused
+  for being wrong) | ``Release``. A released stock 5 or 6 enters ``POWER_PROMPT``:
+  ``UsePower6{target}`` (a private look) | ``UsePower5{own, other}`` (a blind swap) |
+  ``SkipPower`` (only with ``powers_optional``).
+* ``CallPedro`` ends the round at once (or starts a final lap); the caller wins only with
+  the strictly lowest total, else gets a penalty card E1 next round. Match: points to 100.
+
+Decisions where RULES.md is silent (documented here, tested in tests/domain):
+
+* The deal: from the top of the shuffled order, each seat from the first player on (in
+  the direction of play) takes its 4 (or 5) cards in slot order; the bottom card is the
+  up-card; the rest is the stock (top = index 0).
+* ``zero_card_matches_rank = false``: a 0-point card is identical only to another 0-point
+  card of the same rank (two K♦ of a two-pack game); jokers stay wild with it.
+* ``Draw{stock}`` on an empty stock reshuffles the pile except its top; if that leaves no
+  card it is refused (422) while ``Draw{discard}`` is possible. With
+  ``common.stock_exhausted = end_round`` it ends the round instead (no caller judged).
+  ``SkipTurn`` is offered only when neither stock nor pile can give a card; when the seat
+  may not call either, the turn is skipped at once.
+* ``round_wins`` mode: a round without a caller is won by the lowest total (ties share);
+  a tie on round wins at the target is settled by ``common.tiebreak``.
+* ``UsePower5`` also accepts ``{a, b}`` with ``power5_any_two`` (where a and b are on two
+  different seats); the own/other form stays accepted.
+* ``TurnTimedOut`` during the turn is one command that draws and releases (no power), or
+  keeps into the first occupied slot where a release is forbidden; a call is never made.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain import chance, codec, table
+from domain.errors import InvalidCommand, NotYourTurn, RuleError, WrongPhase
+from domain.rules import pedro_view as pv
+from domain.rules.pedro_evolve import evolve
+from domain.rules.pedro_model import (
+    AWAIT, COMMANDS, EVENTS, HOLDING, NAME, OPTIONS, OVER, POWER, CallJudged, CallMade, CallPedro, CardDrawn,
+    CardKept, CardPeeked, CardReleased, CardsShown, CardsSwapped, ClaimResolved, Draw, GameEnded, GameStarted,
+    Keep, PeekBottom, PowerSkipped, Release, RoundDealt, RoundRevealed, RoundScored, SkipPower, SkipTurn, State,
+    StockReshuffled, Target, TimeoutApplied, TurnSkipped, TurnStarted, TurnTimedOut, UsePower5, UsePower6,
+    identical, power_of, resolve,
+)
+
+
+class _Emitter:
+    """Collects events and keeps the state they lead to, so chains can read it."""
+
+    __slots__ = ("state", "events")
+
+    def __init__(self, state: State | None) -> None:
+        self.state = state
+        self.events: list[Any] = []
+
+    def __call__(self, event: Any) -> State:
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+        return self.state
+
+    @property
+    def s(self) -> State:
+        assert self.state is not None
+        return self.state
+
+
+# --------------------------------------------------------------------------- start and deal
+
+
+def start(players: int, options: Mapping[str, Any], key: bytes) -> tuple[Any, ...]:
+    opts = resolve(options, players)
+    em = _Emitter(None)
+    em(GameStarted(NAME, players, opts, chance.pick(key, "first-dealer", players)))
+    _deal(em, key, dealer=em.s.dealer, round_no=1, penalty_seat=None)
+    return tuple(em.events)
+
+
+def _deal(em: _Emitter, key: bytes, dealer: int, round_no: int, penalty_seat: int | None) -> None:
+    s = em.s
+    cfg = s.cfg
+    first = (dealer + cfg.direction) % s.players
+    order = table.deal(key, round_no, cfg.pack)
+    commit, salt = table.commitment(key, round_no, 0, order)
+    em(RoundDealt(round_no, dealer, first, penalty_seat, order[-1], commit, order, salt))
+    if cfg.peek_at_deal:
+        for seat in range(s.players):
+            em(CardsShown(seat, _bottom_cards(em.s, seat), "deal"))
+    _start_turn(em, first, key)
+
+
+def _bottom_cards(s: State, seat: int) -> tuple[tuple[int, str, str], ...]:
+    """C and D (and E1 with penalty_card_peekable, if the seat has a penalty card)."""
+    lay = s.layouts[seat]
+    slots = ["C", "D"] + (["E1"] if s.cfg.penalty_peekable and s.penalty_seat == seat else [])
+    return tuple((seat, x, c) for x in slots if lay.has_slot(x) and (c := lay.card(x)) is not None)
+
+
+# --------------------------------------------------------------------------- turn flow
+
+
+def can_draw(s: State) -> bool:
+    """RULES §2.7: is there any card (or, with end_round, a round end) a Draw can reach?"""
+    return bool(s.stock) or bool(s.pile) or s.cfg.end_round_on_empty
+
+
+def stock_can_supply(s: State) -> bool:
+    return bool(s.stock) or len(s.pile) > 1
+
+
+def may_call(s: State, seat: int) -> bool:
+    return s.caller is None and s.own_turns[seat] >= s.cfg.min_turns
+
+
+def _start_turn(em: _Emitter, seat: int, key: bytes) -> None:
+    s = em(TurnStarted(seat, em.s.turn_no + 1))
+    if not can_draw(s) and not may_call(s, seat):
+        em(TurnSkipped(seat, "no_card"))
+        _end_turn(em, key)
+
+
+def _end_turn(em: _Emitter, key: bytes) -> None:
+    s = em.s
+    assert s.turn is not None
+    if s.cfg.turn_limit is not None and s.turns_done >= s.cfg.turn_limit:
+        return _end_round(em, key, "turn_limit")
+    if s.skip_streak >= s.players:
+        return _end_round(em, key, "no_card")
+    nxt = (s.turn + s.cfg.direction) % s.players
+    if s.caller is not None:
+        if not s.cfg.final_lap or nxt == s.caller:
+            return _end_round(em, key, "call")
+    _start_turn(em, nxt, key)
+
+
+def _end_round(em: _Emitter, key: bytes, reason: str) -> None:
+    s = em.s
+    cfg, n = s.cfg, s.players
+    totals = tuple(lay.total(cfg.values.__getitem__) for lay in s.layouts)
+    orders = tuple({"shuffle_no": k, "order": o, "salt": salt, "commitment": c} for k, o, salt, c in s.orders)
+    em(RoundRevealed(s.round, reason, tuple(tuple(zip(l.slots, l.cards)) for l in s.layouts), totals, orders))
+    caller = s.caller if reason != "stock_exhausted" else None
+    caller_won: bool | None = None
+    scores = list(totals)
+    if caller is not None:
+        caller_won = all(totals[caller] < totals[j] for j in range(n) if j != caller)
+        em(CallJudged(caller, totals, "won" if caller_won else "lost", "RULES §3.6", _call_sentence(caller, totals,
+                                                                                                caller_won)))
+        if caller_won and cfg.caller_zero:
+            scores[caller] = 0
+    if caller_won:
+        winners: tuple[int, ...] = (caller,)  # type: ignore[assignment]
+    else:
+        pool = [j for j in range(n) if j != caller]
+        low = min(totals[j] for j in pool)
+        winners = tuple(j for j in pool if totals[j] == low)
+    cumulative = tuple(a + b for a, b in zip(s.scores, scores))
+    wins = tuple(w + (1 if i in winners else 0) for i, w in enumerate(s.round_wins))
+    penalty = caller if caller_won is False else None
+    s = em(RoundScored(s.round, reason, caller, caller_won, totals, tuple(scores), cumulative, winners, wins,
+                       penalty))
+    result = game_result(s)
+    if result is not None:
+        em(GameEnded(result, s.scores, cfg.match_mode))
+        return
+    _deal(em, key, dealer=(s.dealer + cfg.direction) % n, round_no=s.round + 1, penalty_seat=penalty)
+
+
+def _call_sentence(caller: int, totals: tuple[int, ...], won: bool) -> str:
+    others = ", ".join(f"seat {j}: {t}" for j, t in enumerate(totals) if j != caller)
+    verdict = "is strictly lowest, so the call wins" if won else "is not strictly lowest (a tie loses), so the " \
+        "call loses and the caller gets a penalty card next round"
+    return f"Seat {caller} called Pedro with {totals[caller]} points against {others}; that {verdict}."
+
+
+def game_result(s: State) -> tuple[int, ...] | None:
+    """RULES §3.8 and §2.9: the winners if the game is over, else None."""
+    cfg, n = s.cfg, s.players
+    if cfg.match_mode == "points":
+        done = max(s.scores) >= cfg.target_score
+    elif cfg.match_mode == "rounds":
+        done = s.round >= cfg.rounds
+    else:
+        done = max(s.round_wins) >= cfg.round_wins_target
+    if not done:
+        return None
+    if cfg.match_mode == "round_wins":
+        best = max(s.round_wins)
+        tied = [i for i in range(n) if s.round_wins[i] == best]
+    else:
+        best = min(s.scores)
+        tied = [i for i in range(n) if s.scores[i] == best]
+    if len(tied) == 1 or cfg.tiebreak == "shared":
+        return tuple(tied)
+    if cfg.tiebreak == "play_another_round":
+        return None
+    last = s.last_round or (0,) * n
+    low = min(last[i] for i in tied)
+    return tuple(i for i in tied if last[i] == low)
+
+
+# --------------------------------------------------------------------------- decide
+
+
+def decide(state: State, seat: int | None, command: Any, key: bytes) -> tuple[Any, ...]:
+    s = state
+    if s.step == OVER:
+        raise WrongPhase("the game is over")
+    if isinstance(command, TurnTimedOut):
+        if seat is not None:
+            raise InvalidCommand("TurnTimedOut is a system command")
+        return _timed_out(s, command, key)
+    if seat is None or not 0 <= seat < s.players:
+        raise InvalidCommand("a player command needs a seat at this table")
+    if isinstance(command, PeekBottom):
+        return _peek_bottom(s, seat)
+    if seat != s.turn:
+        raise NotYourTurn(f"it is seat {s.turn}'s turn")
+    em = _Emitter(s)
+    if isinstance(command, (Draw, CallPedro, SkipTurn)):
+        _need(s, AWAIT)
+        if isinstance(command, CallPedro):
+            if not may_call(s, seat):
+                raise WrongPhase("a call was already made" if s.caller is not None else
+                                 f"a call needs {s.cfg.min_turns} own turns first")
+            em(CallMade(seat, "Pedro", s.cfg.final_lap))
+            _end_turn(em, key)
+        elif isinstance(command, SkipTurn):
+            if can_draw(s):
+                raise WrongPhase("SkipTurn only when no card can be drawn")
+            em(TurnSkipped(seat, "no_card"))
+            _end_turn(em, key)
+        else:
+            _draw(em, seat, command.source, key)
+    elif isinstance(command, (Keep, Release)):
+        _need(s, HOLDING)
+        if isinstance(command, Keep):
+            _keep(em, seat, command)
+        else:
+            _release(em, seat, key)
+            return tuple(em.events)
+        _end_turn(em, key)
+    elif isinstance(command, (UsePower5, UsePower6, SkipPower)):
+        _need(s, POWER)
+        _power(em, seat, command)
+        _end_turn(em, key)
+    else:
+        raise InvalidCommand(f"unknown command {type(command).__name__}")
+    return tuple(em.events)
+
+
+def _need(s: State, step: str) -> None:
+    if s.step != step:
+        raise WrongPhase(f"expected {step}, the turn is in {s.step}")
+
+
+def _draw(em: _Emitter, seat: int, source: str, key: bytes) -> None:
+    s = em.s
+    if source == "discard":
+        if not s.pile:
+            raise InvalidCommand("the visible pile is empty")
+        em(CardDrawn(seat, "discard", s.pile[-1], True))
+        return
+    if source != "stock":
+        raise InvalidCommand("source is stock or discard")
+    if not s.stock:
+        if s.cfg.end_round_on_empty:
+            return _end_round(em, key, "stock_exhausted")
+        if len(s.pile) <= 1:
+            raise InvalidCommand("the stock is empty and the pile holds only its top card")
+        k = len(s.orders)
+        order = table.reshuffle(key, s.round, k, s.pile[:-1])
+        commit, salt = table.commitment(key, s.round, k, order)
+        s = em(StockReshuffled(s.round, k, len(order), commit, order, salt))
+    em(CardDrawn(seat, "stock", s.stock[0], s.cfg.show_drawn))
+
+
+def _keep(em: _Emitter, seat: int, cmd: Keep) -> None:
+    s = em.s
+    lay = s.layouts[seat]
+    occupied = lay.occupied()
+    extra = tuple(cmd.also_discard)
+    if cmd.replace not in occupied:
+        raise InvalidCommand(f"replace: {cmd.replace!r} is not an occupied slot of yours")
+    for x in extra:
+        if x not in occupied:
+            raise InvalidCommand(f"also_discard: {x!r} is not an occupied slot of yours")
+    if len(set(extra)) != len(extra) or cmd.replace in extra:
+        raise InvalidCommand("also_discard: slots must be distinct and exclude replace")
+    if extra and s.source != "stock" and not s.cfg.multi_any:
+        raise InvalidCommand("a multi-discard needs a card drawn from the stock (multi_discard_sources)")
+    held = s.held
+    assert held is not None
+    public = s.source == "discard" or s.cfg.show_drawn
+    if not extra:
+        old = lay.card(cmd.replace)
+        assert old is not None
+        em(CardKept(seat, cmd.replace, held, public, old))
+        return
+    extra = tuple(x for x in lay.slots if x in extra)  # slot order: the pile order of RULES §3.4
+    targets = (cmd.replace,) + extra
+    group = tuple(lay.card(x) for x in targets)
+    ok = identical(group, s.cfg)  # type: ignore[arg-type]
+    reveal = "public" if ok else s.cfg.failed_reveal
+    new_slot = None if ok else lay.next_extra_slot()
+    em(ClaimResolved(
+        "multi_discard", seat, None, None, targets, "correct" if ok else "wrong",
+        tuple(zip(targets, group)), reveal, held, public, new_slot, "RULES §3.4",
+        {"joker_groups": s.options["joker_groups"], "failed_group_reveal": s.options["failed_group_reveal"],
+         "zero_card_matches_rank": s.options["zero_card_matches_rank"],
+         "multi_discard_sources": s.options["multi_discard_sources"]},
+        _group_sentence(seat, targets, group, ok, new_slot)))
+
+
+def _group_sentence(seat: int, targets: tuple[str, ...], group: tuple[Any, ...], ok: bool,
+                    new_slot: str | None) -> str:
+    slots = ", ".join(targets)
+    if ok:
+        return f"Seat {seat} claimed slots {slots} identical; they are (jokers wild), so all go face up " \
+               f"and the drawn card goes into {targets[0]}."
+    return f"Seat {seat} claimed slots {slots} identical; they are not, so every card stays and the drawn " \
+           f"card goes into the new slot {new_slot}."
+
+
+def _release(em: _Emitter, seat: int, key: bytes) -> None:
+    s = em.s
+    if s.source == "discard" and not s.cfg.allow_return:
+        raise InvalidCommand("a card taken from the pile must be kept (allow_return_discard_draw)")
+    assert s.held is not None
+    power = power_of(s.held) if s.source == "stock" else None
+    s = em(CardReleased(seat, s.held, s.source or "stock", power))
+    if power is None:
+        _end_turn(em, key)
+    elif not pv.power_targets(s, seat):
+        em(PowerSkipped(seat, power, "fizzled"))
+        _end_turn(em, key)
+
+
+def _slot_of(s: State, target: Any, what: str) -> Target:
+    if target is None or len(target) != 2:
+        raise InvalidCommand(f"{what}: a (player, slot) pair is needed")
+    player, slot = target
+    if not 0 <= player < s.players or not s.layouts[player].is_occupied(slot):
+        raise InvalidCommand(f"{what}: {slot!r} of seat {player} is not an occupied slot")
+    return (player, slot)
+
+
+def _power(em: _Emitter, seat: int, cmd: Any) -> None:
+    s = em.s
+    power = s.power
+    assert power is not None
+    if isinstance(cmd, SkipPower):
+        if not s.cfg.powers_optional:
+            raise WrongPhase("the power must be used (powers_optional = false)")
+        em(PowerSkipped(seat, power, "declined"))
+        return
+    if isinstance(cmd, UsePower6):
+        if power != 6:
+            raise InvalidCommand("the released card is a 5")
+        player, slot = _slot_of(s, cmd.target, "target")
+        em(CardPeeked(seat, (player, slot), s.layouts[player].card(slot)))
+        return
+    if power != 5:
+        raise InvalidCommand("the released card is a 6")
+    if cmd.own is not None or cmd.other is not None:
+        if cmd.a is not None or cmd.b is not None:
+            raise InvalidCommand("give either own/other or a/b")
+        if cmd.own is None:
+            raise InvalidCommand("own: a slot of yours is needed")
+        a, b = _slot_of(s, (seat, cmd.own), "own"), _slot_of(s, cmd.other, "other")
+    else:
+        if not s.cfg.power5_any_two:
+            raise InvalidCommand("UsePower5 takes own and other (power5_any_two = false)")
+        a, b = _slot_of(s, cmd.a, "a"), _slot_of(s, cmd.b, "b")
+    if a[0] == b[0]:
+        raise InvalidCommand("the two cards must belong to two different players")
+    if s.caller is not None and s.caller in (a[0], b[0]):
+        raise RuleError("the caller's cards may not be swapped during the final lap", code="locked")
+    em(CardsSwapped(seat, a, b))
+
+
+def _peek_bottom(s: State, seat: int) -> tuple[Any, ...]:
+    if s.cfg.peek_at_deal:
+        raise WrongPhase("C and D were shown at the deal (peek_timing = at_deal)")
+    if s.step not in (AWAIT, HOLDING, POWER):
+        raise WrongPhase("no round is being played")
+    if seat in s.acted or seat in s.peeked:
+        raise WrongPhase("PeekBottom only once, before your first turn command of the round")
+    return (CardsShown(seat, _bottom_cards(s, seat), "peek_bottom"),)
+
+
+def _timed_out(s: State, cmd: TurnTimedOut, key: bytes) -> tuple[Any, ...]:
+    """RULES §2.11: the automatic action; no power, no call, no blind claim."""
+    if s.step not in (AWAIT, HOLDING, POWER) or cmd.seat != s.turn or cmd.turn_no != s.turn_no:
+        raise WrongPhase("that turn is no longer running", code="stale_turn")
+    seat = cmd.seat
+    em = _Emitter(s)
+    em(TimeoutApplied(seat, cmd.turn_no, s.step))
+    if s.step == POWER:
+        assert s.power is not None
+        em(PowerSkipped(seat, s.power, "timeout"))
+        _end_turn(em, key)
+        return tuple(em.events)
+    if s.step == AWAIT:
+        if stock_can_supply(s):
+            _draw(em, seat, "stock", key)
+        elif s.pile:
+            _draw(em, seat, "discard", key)
+        else:
+            em(TurnSkipped(seat, "no_card"))
+            _end_turn(em, key)
+            return tuple(em.events)
+    s = em.s
+    assert s.held is not None
+    if s.source == "discard" and not s.cfg.allow_return:
+        first = s.layouts[seat].occupied()[0]
+        old = s.layouts[seat].card(first)
+        assert old is not None
+        em(CardKept(seat, first, s.held, True, old))
+    else:
+        em(CardReleased(seat, s.held, s.source or "stock", None))
+    _end_turn(em, key)
+    return tuple(em.events)
+
+
+# --------------------------------------------------------------------------- the ruleset object
+
+
+class PedroRuleset:
+    """RULES §3 as a :class:`domain.ruleset.Ruleset`."""
+
+    name = NAME
+    title = "Pedro"
+    min_players = 2
+    max_players = 10
+    options = OPTIONS
+    command_types = COMMANDS
+    event_types = EVENTS
+
+    def resolve_options(self, raw: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
+        return resolve(raw, players)
+
+    def start(self, players: int, options: Mapping[str, Any], key: bytes) -> tuple[Any, ...]:
+        return start(players, options, key)
+
+    def parse_command(self, data: Any) -> Any:
+        return codec.parse_command(data, COMMANDS)
+
+    def decide(self, state: Any, seat: int | None, command: Any, key: bytes) -> tuple[Any, ...]:
+        return decide(state, seat, command, key)
+
+    def evolve(self, state: Any, event: Any) -> Any:
+        return evolve(state, event)
+
+    def view(self, state: Any, seat: int | None) -> Any:
+        return pv.view(state, seat)
+
+    def redact(self, event: Any, seat: int | None) -> Any:
+        return pv.redact(event, seat)
+
+    def legal_actions(self, state: Any, seat: int) -> list[Any]:
+        return pv.legal_actions(state, seat)
+
+    def is_terminal(self, state: Any) -> bool:
+        return bool(state.step == OVER)
+
+    def scores(self, state: Any) -> tuple[int, ...]:
+        return tuple(state.scores)
+
+    def awaiting(self, state: Any) -> tuple[int, ...]:
+        return () if state.step == OVER or state.turn is None else (state.turn,)
+
+    def summary(self, state: Any) -> Any:
+        return pv.summary(state)
+
+    def cards_in_play(self, state: Any) -> list[str]:
+        out = list(state.stock) + list(state.pile)
+        for lay in state.layouts:
+            out.extend(lay.present())
+        if state.held is not None:
+            out.append(state.held)
+        return out
+
+    def full_pack(self, state: Any) -> list[str]:
+        return list(state.cfg.pack)
+
+
+RULESET = PedroRuleset()
+
+__all__ = ["RULESET", "PedroRuleset", "decide", "evolve", "start", "game_result"]

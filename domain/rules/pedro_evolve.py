@@ -1,0 +1,130 @@
+"""Pedro: ``evolve(state, event) -> state``. It never validates (decide already did)."""
+from __future__ import annotations
+
+from domain.rules.pedro_model import update as replace
+from typing import Any
+
+from domain.rules.pedro_model import (
+    AWAIT, BETWEEN, HOLDING, OVER, POWER, PUBLIC, REVEAL, CallJudged, CallMade, CardDrawn, CardKept, CardPeeked,
+    CardReleased, CardsShown, CardsSwapped, ClaimResolved, GameEnded, GameStarted, PowerSkipped, RoundDealt,
+    RoundRevealed, RoundScored, State, StockReshuffled, TimeoutApplied, TurnSkipped, TurnStarted, deal_from,
+    make_config,
+)
+from domain.table import Layout, Notebook
+
+
+def _finish_turn(s: State, seat: int, skipped: bool = False, **changes: Any) -> State:
+    """The active seat's turn is over: count it (turn limit, calls, skipped laps)."""
+    own = s.own_turns
+    return replace(
+        s, step=BETWEEN, held=None, source=None, power=None, turns_done=s.turns_done + 1,
+        own_turns=own[:seat] + (own[seat] + 1,) + own[seat + 1:],
+        skip_streak=s.skip_streak + 1 if skipped else 0, **changes)
+
+
+def _set_layout(layouts: tuple[Layout, ...], seat: int, layout: Layout) -> tuple[Layout, ...]:
+    return layouts[:seat] + (layout,) + layouts[seat + 1:]
+
+
+def _placed(nb: Notebook, seat: int, slot: str, public: bool) -> Notebook:
+    """A card whose identity ``seat`` (or everyone) knows was put face down at (seat, slot)."""
+    return nb.forget(seat, slot).learn(PUBLIC if public else seat, seat, slot)
+
+
+def evolve(s: State | None, e: Any) -> State:  # noqa: C901 - one flat dispatch reads best here
+    if isinstance(e, GameStarted):
+        n = e.players
+        return State(cfg=make_config(e.options, n), options=dict(e.options), players=n,
+                     dealer=e.first_dealer, scores=(0,) * n, round_wins=(0,) * n)
+    assert s is not None
+    if isinstance(e, TurnStarted):
+        return replace(s, step=AWAIT, turn=e.seat, turn_no=e.turn_no)
+    if isinstance(e, CardDrawn):
+        if e.source == "stock":
+            card, stock, pile = s.stock[0], s.stock[1:], s.pile
+        else:
+            card, stock, pile = s.pile[-1], s.stock, s.pile[:-1]
+        return replace(s, step=HOLDING, held=card, source=e.source, stock=stock, pile=pile,
+                       acted=s.acted | {e.seat})
+    if isinstance(e, CardKept):
+        lay = s.layouts[e.seat]
+        old = lay.card(e.slot)
+        assert old is not None and s.held is not None
+        layouts = _set_layout(s.layouts, e.seat, lay.put(e.slot, s.held))
+        nb = _placed(s.notebook, e.seat, e.slot, e.public)
+        return _finish_turn(s, e.seat, layouts=layouts, pile=s.pile + (old,), notebook=nb)
+    if isinstance(e, ClaimResolved):
+        return _multi_discard(s, e)
+    if isinstance(e, CardReleased):
+        s2 = replace(s, pile=s.pile + (e.card,), held=None)
+        if e.power is not None:
+            return replace(s2, step=POWER, power=e.power)
+        return _finish_turn(s2, e.seat)
+    if isinstance(e, CardPeeked):
+        return _finish_turn(s, e.seat, notebook=s.notebook.learn(e.seat, e.target[0], e.target[1]))
+    if isinstance(e, CardsSwapped):
+        (pa, sa), (pb, sb) = e.a, e.b
+        ca, cb = s.layouts[pa].card(sa), s.layouts[pb].card(sb)
+        layouts = _set_layout(s.layouts, pa, s.layouts[pa].put(sa, cb))
+        layouts = _set_layout(layouts, pb, layouts[pb].put(sb, ca))
+        return _finish_turn(s, e.seat, layouts=layouts, notebook=s.notebook.swap((pa, sa), (pb, sb)))
+    if isinstance(e, PowerSkipped):
+        return _finish_turn(s, e.seat)
+    if isinstance(e, TurnSkipped):
+        return _finish_turn(s, e.seat, skipped=True, acted=s.acted | {e.seat})
+    if isinstance(e, CallMade):
+        return _finish_turn(s, e.seat, caller=e.seat, acted=s.acted | {e.seat})
+    if isinstance(e, CardsShown):
+        nb = s.notebook
+        for owner, slot, _card in e.cards:
+            nb = nb.learn(e.seat, owner, slot)
+        peeked = s.peeked | {e.seat} if e.reason == "peek_bottom" else s.peeked
+        return replace(s, notebook=nb, peeked=peeked)
+    if isinstance(e, StockReshuffled):
+        assert e.order is not None and e.salt is not None
+        return replace(s, stock=e.order, pile=s.pile[-1:],
+                       orders=s.orders + ((e.shuffle_no, e.order, e.salt, e.commitment),))
+    if isinstance(e, RoundDealt):
+        assert e.order is not None and e.salt is not None
+        n = s.players
+        layouts, stock, pile = deal_from(e.order, n, e.first_player, s.cfg.direction, e.penalty_seat)
+        return replace(
+            s, round=e.round, dealer=e.dealer, step=BETWEEN, turn=None, layouts=layouts, stock=stock, pile=pile,
+            held=None, source=None, power=None, notebook=Notebook(), caller=None, turns_done=0, skip_streak=0,
+            own_turns=(0,) * n, acted=frozenset(), peeked=frozenset(), penalty_seat=e.penalty_seat,
+            orders=((0, e.order, e.salt, e.commitment),))
+    if isinstance(e, TimeoutApplied):
+        return s
+    if isinstance(e, RoundRevealed):
+        return replace(s, step=REVEAL, turn=None)
+    if isinstance(e, CallJudged):
+        return s
+    if isinstance(e, RoundScored):
+        return replace(s, scores=e.cumulative, round_wins=e.round_wins, last_round=e.round_scores)
+    if isinstance(e, GameEnded):
+        return replace(s, step=OVER, turn=None, winners=e.winners)
+    raise TypeError(f"not a Pedro event: {type(e).__name__}")
+
+
+def _multi_discard(s: State, e: ClaimResolved) -> State:
+    """RULES §3.4: discard the group, or keep it all and add the drawn card in a new slot."""
+    seat, lay, held = e.actor, s.layouts[e.actor], s.held
+    assert held is not None
+    replace_slot, extra = e.targets[0], e.targets[1:]
+    nb = s.notebook
+    if e.outcome == "correct":
+        out = tuple(lay.card(x) for x in extra) + (lay.card(replace_slot),)
+        for x in extra:
+            lay = lay.put(x, None)
+            nb = nb.forget(seat, x)
+        lay = lay.put(replace_slot, held)
+        nb = _placed(nb, seat, replace_slot, e.drawn_public)
+        return _finish_turn(s, seat, layouts=_set_layout(s.layouts, seat, lay),
+                            pile=s.pile + tuple(c for c in out if c is not None), notebook=nb)
+    if e.reveal != "none":
+        who = PUBLIC if e.reveal == "public" else seat
+        for slot in e.targets:
+            nb = nb.learn(who, seat, slot)
+    lay, new_slot = lay.add(held, e.new_slot)
+    nb = _placed(nb, seat, new_slot, e.drawn_public)
+    return _finish_turn(s, seat, layouts=_set_layout(s.layouts, seat, lay), notebook=nb)
