@@ -42,9 +42,10 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
     db = Database(config.database_url, max_size=config.pool_size)
     app.extensions["facedown"] = AppContext(config, db, EventStore(db))
 
-    from service import health
+    from service import audit, health
 
     app.register_blueprint(health.bp)
+    audit.register(app)
     try:
         from service.api import register  # the game API (its own module)
     except ImportError as exc:

@@ -43,10 +43,11 @@ def db_upgrade() -> None:
 
 def _register_optional_commands() -> None:
     """Sub-commands that live in their own modules."""
-    from service import cli_simulate, cli_bench
+    from service import cli_simulate, cli_bench, cli_audit
 
     main.add_command(cli_simulate.simulate)
     main.add_command(cli_bench.bench)
+    main.add_command(cli_audit.audit)
 
 
 _register_optional_commands()

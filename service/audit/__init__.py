@@ -1,0 +1,15 @@
+"""The audit: exports, offline verification, timelines and point-in-time views.
+
+``register(app)`` mounts ``GET /v1/games/{id}/audit`` and ``.../audit/view``. The
+rest of the package is pure (standard library + ``domain`` + ``events.canonical`` +
+``service.fairness``) so that ``facedown audit verify`` needs no server or database.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+def register(app: Any) -> None:
+    from service.audit.http import register as _register
+
+    _register(app)

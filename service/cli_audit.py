@@ -1,0 +1,78 @@
+"""``facedown audit export GAME_ID`` and ``facedown audit verify FILE``."""
+from __future__ import annotations
+
+import json
+import sys
+import uuid
+
+import click
+
+
+@click.group()
+def audit() -> None:
+    """Export a game's audit log, or verify one offline."""
+
+
+@audit.command("export")
+@click.argument("game_id", type=click.UUID)
+def export_cmd(game_id: uuid.UUID) -> None:
+    """Print the audit export of GAME_ID (DATABASE_URL, or the embedded database)."""
+    from events.db import Database
+    from events.embedded import database_url
+    from events.store import EventStore
+    from service.audit import export as exporting
+
+    url, embedded = database_url()
+    db = Database(url, max_size=2)
+    try:
+        data = exporting.export_game(EventStore(db), game_id)
+    except exporting.GameNotFound:
+        raise click.ClickException(f"no game {game_id}") from None
+    except exporting.AuditUnavailable as exc:
+        raise click.ClickException(f"{exc}; the audit shows finished rounds only") from None
+    finally:
+        db.close()
+        if embedded is not None:
+            embedded.stop()
+    sys.stdout.write(exporting.dumps(data))
+
+
+@audit.command("verify")
+@click.argument("file", type=click.File("rb"))
+@click.option("--quiet", "-q", is_flag=True, help="Print only the result, not the timeline.")
+def verify_cmd(file: click.utils.LazyFile, quiet: bool) -> None:
+    """Verify an exported game with no server and no database; exit 1 on any failure."""
+    from service.audit import export as exporting
+    from service.audit.timeline import render
+    from service.audit.verify import verify_export
+
+    raw = file.read()
+    try:
+        text = raw.decode("utf-8")
+        data = json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        click.echo(f"RESULT: FAILED, file: not a valid UTF-8 JSON export ({exc})", err=True)
+        sys.exit(1)
+    if not isinstance(data, dict):
+        click.echo("RESULT: FAILED, file: not a JSON object", err=True)
+        sys.exit(1)
+    report = verify_export(data)
+    if exporting.dumps(data) != text:
+        # any changed byte that keeps valid JSON (a space, an escape) still shows
+        at = next((i for i, (a, b) in enumerate(zip(exporting.dumps(data), text)) if a != b), None)
+        line = text.count("\n", 0, at) + 1 if at is not None else text.count("\n") + 1
+        from service.audit.verify import Failure
+
+        report.failures.append(Failure("file", f"not in the canonical export form (first difference at line {line}); "
+                                       "re-export or check it was not edited", value="file"))
+        report.status["file"] = "failed"
+    try:
+        out = render(data, report)
+    except Exception:  # a malformed export still gets its failures printed
+        first = report.first()
+        out = "".join(f"  - {f}\n" for f in report.failures) + f"RESULT: FAILED, first bad {first}\n"
+    if quiet:
+        out = "\n".join(line for line in out.splitlines() if line.startswith(("RESULT", "  - ", "verification")))
+        out += "\n"
+    click.echo(out, nl=False)
+    sys.exit(0 if report.ok else 1)
