@@ -38,6 +38,7 @@ def gunicorn_options(host: str, port: int, workers: int, threads: int) -> dict[s
         "errorlog": "-",
         "loglevel": os.environ.get("FACEDOWN_LOG_LEVEL", "info"),
         "proc_name": "facedown",
+        "control_socket_disable": True,  # no shared socket in $HOME: several servers may run
     }
 
 
