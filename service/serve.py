@@ -17,7 +17,8 @@ class _Gunicorn(BaseApplication):  # type: ignore[misc]
 
     def load_config(self) -> None:
         for key, value in self.options.items():
-            self.cfg.set(key, value)
+            if key in self.cfg.settings:  # older gunicorns lack some settings
+                self.cfg.set(key, value)
 
     def load(self) -> Any:
         from service.app import create_app
