@@ -39,7 +39,7 @@ def _score(hand: list[str], action: dict[str, Any]) -> float:
 
 
 def _should_declare(view: dict[str, Any]) -> bool:
-    total = view["hand_total"]
+    total: int | None = view["hand_total"]
     if total is None:
         return False
     if total <= SAFE_TOTAL:

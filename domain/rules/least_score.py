@@ -28,6 +28,18 @@ The rules, as played here
   rank, then ♠ ♥ ♦ ♣) and the stock taken, or the first open card if the stock
   cannot supply one. Never a declaration.
 
+Commands (JSON)
+---------------
+* ``{"type": "Play", "discard": ["7S", "8H", "9D"], "take": "stock" | "open:8H"}``
+* ``{"type": "Declare"}``
+* ``{"type": "TurnTimedOut", "seat": 2, "turn_no": 7}`` (system only, seat ``None``)
+
+Events: ``GameStarted``, ``RoundDealt`` (order, stock and salt server-only, each hand
+private), ``StockReshuffled`` (order and salt server-only), ``SetPlayed`` (a stock
+card private to the player), ``CallMade``, ``RoundRevealed`` (all hands and shuffles
+with salts), ``RoundScored`` (the judged declaration: outcome, rule, options applied,
+explanation), ``PlayerEliminated``, ``TiebreakRound``, ``GameEnded``.
+
 Decisions where RULES.md is silent
 ----------------------------------
 * The deal hands out ``order`` in blocks of 5 from the starter clockwise, then the
@@ -43,6 +55,10 @@ Decisions where RULES.md is silent
 * ``common.tiebreak = play_another_round``: only the tied players play on, without
   elimination, until one round ends with a single lowest cumulative score.
 * ``TurnTimedOut.turn_no`` is the 1-based number of the current turn of the round.
+* ``end_on_first_elimination``: a tie among the players left is broken by
+  ``common.tiebreak`` as well.
+* Two copies of a card (two packs) may be a pair; how jokers and straight flushes
+  behave in sets is written in ``least_score_sets``.
 """
 from __future__ import annotations
 

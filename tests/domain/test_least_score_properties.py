@@ -291,3 +291,17 @@ def test_a_stock_draw_is_seen_only_by_the_drawer(played: list) -> None:
             if isinstance(e, SetPlayed) and e.take == "stock":
                 for seat in [*range(players), None]:
                     assert (R.redact(e, seat)["card"] is not None) == (seat == e.seat)
+
+
+def test_events_survive_a_json_round_trip_and_fold_to_the_same_state(played: list) -> None:
+    import json
+
+    from domain import codec
+    for players, options, result in played[:30:3]:
+        stored = [json.loads(json.dumps(codec.typed(e))) for e in result.events]
+        rebuilt = [codec.build(R.event_types[d.pop("type")], d) for d in stored]
+        assert rebuilt == result.events
+        state = None
+        for e in rebuilt:
+            state = R.evolve(state, e)
+        assert state == result.state
