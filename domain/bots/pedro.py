@@ -119,7 +119,8 @@ def _holding(view: dict[str, Any], actions: Sequence[Any]) -> Any:
 
 
 def own_card(own: list[dict[str, Any]], slot: str) -> str | None:
-    return next(c["card"] for c in own if c["slot"] == slot)
+    card: str | None = next(c["card"] for c in own if c["slot"] == slot)
+    return card
 
 
 def _power(view: dict[str, Any], actions: Sequence[Any], rng: random.Random) -> Any:
@@ -136,7 +137,7 @@ def _power(view: dict[str, Any], actions: Sequence[Any], rng: random.Random) -> 
         for a in actions:
             if a["type"] != "UsePower5" or "own" not in a:
                 continue
-            g = value(known.get((me, a["own"]))) - value(known.get(tuple(a["other"])))  # type: ignore[arg-type]
+            g = value(known.get((me, a["own"]))) - value(known.get((a["other"][0], a["other"][1])))
             if g > gain:
                 best, gain = a, g
         if best is not None:

@@ -40,171 +40,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain import chance, codec, table
+from domain import codec, table
 from domain.errors import InvalidCommand, NotYourTurn, RuleError, WrongPhase
 from domain.rules import pedro_view as pv
 from domain.rules.pedro_evolve import evolve
-from domain.rules.pedro_model import (
-    AWAIT, COMMANDS, EVENTS, HOLDING, NAME, OPTIONS, OVER, POWER, CallJudged, CallMade, CallPedro, CardDrawn,
-    CardKept, CardPeeked, CardReleased, CardsShown, CardsSwapped, ClaimResolved, Draw, GameEnded, GameStarted,
-    Keep, PeekBottom, PowerSkipped, Release, RoundDealt, RoundRevealed, RoundScored, SkipPower, SkipTurn, State,
-    StockReshuffled, Target, TimeoutApplied, TurnSkipped, TurnStarted, TurnTimedOut, UsePower5, UsePower6,
-    identical, power_of, resolve,
+from domain.rules.pedro_flow import (
+    Emitter, bottom_cards, can_draw, end_round, end_turn, game_result, may_call, start, stock_can_supply,
 )
-
-
-class _Emitter:
-    """Collects events and keeps the state they lead to, so chains can read it."""
-
-    __slots__ = ("state", "events")
-
-    def __init__(self, state: State | None) -> None:
-        self.state = state
-        self.events: list[Any] = []
-
-    def __call__(self, event: Any) -> State:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
-        return self.state
-
-    @property
-    def s(self) -> State:
-        assert self.state is not None
-        return self.state
-
-
-# --------------------------------------------------------------------------- start and deal
-
-
-def start(players: int, options: Mapping[str, Any], key: bytes) -> tuple[Any, ...]:
-    opts = resolve(options, players)
-    em = _Emitter(None)
-    em(GameStarted(NAME, players, opts, chance.pick(key, "first-dealer", players)))
-    _deal(em, key, dealer=em.s.dealer, round_no=1, penalty_seat=None)
-    return tuple(em.events)
-
-
-def _deal(em: _Emitter, key: bytes, dealer: int, round_no: int, penalty_seat: int | None) -> None:
-    s = em.s
-    cfg = s.cfg
-    first = (dealer + cfg.direction) % s.players
-    order = table.deal(key, round_no, cfg.pack)
-    commit, salt = table.commitment(key, round_no, 0, order)
-    em(RoundDealt(round_no, dealer, first, penalty_seat, order[-1], commit, order, salt))
-    if cfg.peek_at_deal:
-        for seat in range(s.players):
-            em(CardsShown(seat, _bottom_cards(em.s, seat), "deal"))
-    _start_turn(em, first, key)
-
-
-def _bottom_cards(s: State, seat: int) -> tuple[tuple[int, str, str], ...]:
-    """C and D (and E1 with penalty_card_peekable, if the seat has a penalty card)."""
-    lay = s.layouts[seat]
-    slots = ["C", "D"] + (["E1"] if s.cfg.penalty_peekable and s.penalty_seat == seat else [])
-    return tuple((seat, x, c) for x in slots if lay.has_slot(x) and (c := lay.card(x)) is not None)
-
-
-# --------------------------------------------------------------------------- turn flow
-
-
-def can_draw(s: State) -> bool:
-    """RULES §2.7: is there any card (or, with end_round, a round end) a Draw can reach?"""
-    return bool(s.stock) or bool(s.pile) or s.cfg.end_round_on_empty
-
-
-def stock_can_supply(s: State) -> bool:
-    return bool(s.stock) or len(s.pile) > 1
-
-
-def may_call(s: State, seat: int) -> bool:
-    return s.caller is None and s.own_turns[seat] >= s.cfg.min_turns
-
-
-def _start_turn(em: _Emitter, seat: int, key: bytes) -> None:
-    s = em(TurnStarted(seat, em.s.turn_no + 1))
-    if not can_draw(s) and not may_call(s, seat):
-        em(TurnSkipped(seat, "no_card"))
-        _end_turn(em, key)
-
-
-def _end_turn(em: _Emitter, key: bytes) -> None:
-    s = em.s
-    assert s.turn is not None
-    if s.cfg.turn_limit is not None and s.turns_done >= s.cfg.turn_limit:
-        return _end_round(em, key, "turn_limit")
-    if s.skip_streak >= s.players:
-        return _end_round(em, key, "no_card")
-    nxt = (s.turn + s.cfg.direction) % s.players
-    if s.caller is not None:
-        if not s.cfg.final_lap or nxt == s.caller:
-            return _end_round(em, key, "call")
-    _start_turn(em, nxt, key)
-
-
-def _end_round(em: _Emitter, key: bytes, reason: str) -> None:
-    s = em.s
-    cfg, n = s.cfg, s.players
-    totals = tuple(lay.total(cfg.values.__getitem__) for lay in s.layouts)
-    orders = tuple({"shuffle_no": k, "order": o, "salt": salt, "commitment": c} for k, o, salt, c in s.orders)
-    em(RoundRevealed(s.round, reason, tuple(tuple(zip(l.slots, l.cards)) for l in s.layouts), totals, orders))
-    caller = s.caller if reason != "stock_exhausted" else None
-    caller_won: bool | None = None
-    scores = list(totals)
-    if caller is not None:
-        caller_won = all(totals[caller] < totals[j] for j in range(n) if j != caller)
-        em(CallJudged(caller, totals, "won" if caller_won else "lost", "RULES §3.6", _call_sentence(caller, totals,
-                                                                                                caller_won)))
-        if caller_won and cfg.caller_zero:
-            scores[caller] = 0
-    if caller_won:
-        winners: tuple[int, ...] = (caller,)  # type: ignore[assignment]
-    else:
-        pool = [j for j in range(n) if j != caller]
-        low = min(totals[j] for j in pool)
-        winners = tuple(j for j in pool if totals[j] == low)
-    cumulative = tuple(a + b for a, b in zip(s.scores, scores))
-    wins = tuple(w + (1 if i in winners else 0) for i, w in enumerate(s.round_wins))
-    penalty = caller if caller_won is False else None
-    s = em(RoundScored(s.round, reason, caller, caller_won, totals, tuple(scores), cumulative, winners, wins,
-                       penalty))
-    result = game_result(s)
-    if result is not None:
-        em(GameEnded(result, s.scores, cfg.match_mode))
-        return
-    _deal(em, key, dealer=(s.dealer + cfg.direction) % n, round_no=s.round + 1, penalty_seat=penalty)
-
-
-def _call_sentence(caller: int, totals: tuple[int, ...], won: bool) -> str:
-    others = ", ".join(f"seat {j}: {t}" for j, t in enumerate(totals) if j != caller)
-    verdict = "is strictly lowest, so the call wins" if won else "is not strictly lowest (a tie loses), so the " \
-        "call loses and the caller gets a penalty card next round"
-    return f"Seat {caller} called Pedro with {totals[caller]} points against {others}; that {verdict}."
-
-
-def game_result(s: State) -> tuple[int, ...] | None:
-    """RULES §3.8 and §2.9: the winners if the game is over, else None."""
-    cfg, n = s.cfg, s.players
-    if cfg.match_mode == "points":
-        done = max(s.scores) >= cfg.target_score
-    elif cfg.match_mode == "rounds":
-        done = s.round >= cfg.rounds
-    else:
-        done = max(s.round_wins) >= cfg.round_wins_target
-    if not done:
-        return None
-    if cfg.match_mode == "round_wins":
-        best = max(s.round_wins)
-        tied = [i for i in range(n) if s.round_wins[i] == best]
-    else:
-        best = min(s.scores)
-        tied = [i for i in range(n) if s.scores[i] == best]
-    if len(tied) == 1 or cfg.tiebreak == "shared":
-        return tuple(tied)
-    if cfg.tiebreak == "play_another_round":
-        return None
-    last = s.last_round or (0,) * n
-    low = min(last[i] for i in tied)
-    return tuple(i for i in tied if last[i] == low)
+from domain.rules.pedro_messages import (
+    COMMANDS, EVENTS, CallMade, CallPedro, CardDrawn, CardKept, CardPeeked, CardReleased,
+    CardsShown, CardsSwapped, ClaimResolved, Draw, Keep, PeekBottom, PowerSkipped,
+    Release, SkipPower, SkipTurn, StockReshuffled, Target,
+    TimeoutApplied, TurnSkipped, TurnTimedOut, UsePower5, UsePower6,
+)
+from domain.rules.pedro_model import (
+    AWAIT, HOLDING, NAME, OPTIONS, OVER, POWER, State, identical, power_of, resolve,
+)
 
 
 # --------------------------------------------------------------------------- decide
@@ -224,7 +75,7 @@ def decide(state: State, seat: int | None, command: Any, key: bytes) -> tuple[An
         return _peek_bottom(s, seat)
     if seat != s.turn:
         raise NotYourTurn(f"it is seat {s.turn}'s turn")
-    em = _Emitter(s)
+    em = Emitter(s)
     if isinstance(command, (Draw, CallPedro, SkipTurn)):
         _need(s, AWAIT)
         if isinstance(command, CallPedro):
@@ -232,12 +83,12 @@ def decide(state: State, seat: int | None, command: Any, key: bytes) -> tuple[An
                 raise WrongPhase("a call was already made" if s.caller is not None else
                                  f"a call needs {s.cfg.min_turns} own turns first")
             em(CallMade(seat, "Pedro", s.cfg.final_lap))
-            _end_turn(em, key)
+            end_turn(em, key)
         elif isinstance(command, SkipTurn):
             if can_draw(s):
                 raise WrongPhase("SkipTurn only when no card can be drawn")
             em(TurnSkipped(seat, "no_card"))
-            _end_turn(em, key)
+            end_turn(em, key)
         else:
             _draw(em, seat, command.source, key)
     elif isinstance(command, (Keep, Release)):
@@ -247,11 +98,11 @@ def decide(state: State, seat: int | None, command: Any, key: bytes) -> tuple[An
         else:
             _release(em, seat, key)
             return tuple(em.events)
-        _end_turn(em, key)
+        end_turn(em, key)
     elif isinstance(command, (UsePower5, UsePower6, SkipPower)):
         _need(s, POWER)
         _power(em, seat, command)
-        _end_turn(em, key)
+        end_turn(em, key)
     else:
         raise InvalidCommand(f"unknown command {type(command).__name__}")
     return tuple(em.events)
@@ -262,7 +113,7 @@ def _need(s: State, step: str) -> None:
         raise WrongPhase(f"expected {step}, the turn is in {s.step}")
 
 
-def _draw(em: _Emitter, seat: int, source: str, key: bytes) -> None:
+def _draw(em: Emitter, seat: int, source: str, key: bytes) -> None:
     s = em.s
     if source == "discard":
         if not s.pile:
@@ -273,7 +124,7 @@ def _draw(em: _Emitter, seat: int, source: str, key: bytes) -> None:
         raise InvalidCommand("source is stock or discard")
     if not s.stock:
         if s.cfg.end_round_on_empty:
-            return _end_round(em, key, "stock_exhausted")
+            return end_round(em, key, "stock_exhausted")
         if len(s.pile) <= 1:
             raise InvalidCommand("the stock is empty and the pile holds only its top card")
         k = len(s.orders)
@@ -283,7 +134,7 @@ def _draw(em: _Emitter, seat: int, source: str, key: bytes) -> None:
     em(CardDrawn(seat, "stock", s.stock[0], s.cfg.show_drawn))
 
 
-def _keep(em: _Emitter, seat: int, cmd: Keep) -> None:
+def _keep(em: Emitter, seat: int, cmd: Keep) -> None:
     s = em.s
     lay = s.layouts[seat]
     occupied = lay.occupied()
@@ -330,7 +181,7 @@ def _group_sentence(seat: int, targets: tuple[str, ...], group: tuple[Any, ...],
            f"card goes into the new slot {new_slot}."
 
 
-def _release(em: _Emitter, seat: int, key: bytes) -> None:
+def _release(em: Emitter, seat: int, key: bytes) -> None:
     s = em.s
     if s.source == "discard" and not s.cfg.allow_return:
         raise InvalidCommand("a card taken from the pile must be kept (allow_return_discard_draw)")
@@ -338,10 +189,10 @@ def _release(em: _Emitter, seat: int, key: bytes) -> None:
     power = power_of(s.held) if s.source == "stock" else None
     s = em(CardReleased(seat, s.held, s.source or "stock", power))
     if power is None:
-        _end_turn(em, key)
+        end_turn(em, key)
     elif not pv.power_targets(s, seat):
         em(PowerSkipped(seat, power, "fizzled"))
-        _end_turn(em, key)
+        end_turn(em, key)
 
 
 def _slot_of(s: State, target: Any, what: str) -> Target:
@@ -353,7 +204,7 @@ def _slot_of(s: State, target: Any, what: str) -> Target:
     return (player, slot)
 
 
-def _power(em: _Emitter, seat: int, cmd: Any) -> None:
+def _power(em: Emitter, seat: int, cmd: Any) -> None:
     s = em.s
     power = s.power
     assert power is not None
@@ -394,7 +245,7 @@ def _peek_bottom(s: State, seat: int) -> tuple[Any, ...]:
         raise WrongPhase("no round is being played")
     if seat in s.acted or seat in s.peeked:
         raise WrongPhase("PeekBottom only once, before your first turn command of the round")
-    return (CardsShown(seat, _bottom_cards(s, seat), "peek_bottom"),)
+    return (CardsShown(seat, bottom_cards(s, seat), "peek_bottom"),)
 
 
 def _timed_out(s: State, cmd: TurnTimedOut, key: bytes) -> tuple[Any, ...]:
@@ -402,12 +253,12 @@ def _timed_out(s: State, cmd: TurnTimedOut, key: bytes) -> tuple[Any, ...]:
     if s.step not in (AWAIT, HOLDING, POWER) or cmd.seat != s.turn or cmd.turn_no != s.turn_no:
         raise WrongPhase("that turn is no longer running", code="stale_turn")
     seat = cmd.seat
-    em = _Emitter(s)
+    em = Emitter(s)
     em(TimeoutApplied(seat, cmd.turn_no, s.step))
     if s.step == POWER:
         assert s.power is not None
         em(PowerSkipped(seat, s.power, "timeout"))
-        _end_turn(em, key)
+        end_turn(em, key)
         return tuple(em.events)
     if s.step == AWAIT:
         if stock_can_supply(s):
@@ -416,7 +267,7 @@ def _timed_out(s: State, cmd: TurnTimedOut, key: bytes) -> tuple[Any, ...]:
             _draw(em, seat, "discard", key)
         else:
             em(TurnSkipped(seat, "no_card"))
-            _end_turn(em, key)
+            end_turn(em, key)
             return tuple(em.events)
     s = em.s
     assert s.held is not None
@@ -427,7 +278,7 @@ def _timed_out(s: State, cmd: TurnTimedOut, key: bytes) -> tuple[Any, ...]:
         em(CardKept(seat, first, s.held, True, old))
     else:
         em(CardReleased(seat, s.held, s.source or "stock", None))
-    _end_turn(em, key)
+    end_turn(em, key)
     return tuple(em.events)
 
 

@@ -1,15 +1,17 @@
 """Pedro: ``evolve(state, event) -> state``. It never validates (decide already did)."""
 from __future__ import annotations
 
-from domain.rules.pedro_model import update as replace
 from typing import Any
 
-from domain.rules.pedro_model import (
-    AWAIT, BETWEEN, HOLDING, OVER, POWER, PUBLIC, REVEAL, CallJudged, CallMade, CardDrawn, CardKept, CardPeeked,
-    CardReleased, CardsShown, CardsSwapped, ClaimResolved, GameEnded, GameStarted, PowerSkipped, RoundDealt,
-    RoundRevealed, RoundScored, State, StockReshuffled, TimeoutApplied, TurnSkipped, TurnStarted, deal_from,
-    make_config,
+from domain.rules.pedro_messages import (
+    CallJudged, CallMade, CardDrawn, CardKept, CardPeeked, CardReleased, CardsShown, CardsSwapped, ClaimResolved,
+    GameEnded, GameStarted, PowerSkipped, RoundDealt, RoundRevealed, RoundScored, StockReshuffled,
+    TimeoutApplied, TurnSkipped, TurnStarted,
 )
+from domain.rules.pedro_model import (
+    AWAIT, BETWEEN, HOLDING, OVER, POWER, PUBLIC, REVEAL, State, deal_from, make_config,
+)
+from domain.rules.pedro_model import update as replace  # a fast dataclasses.replace for State
 from domain.table import Layout, Notebook
 
 
@@ -31,7 +33,29 @@ def _placed(nb: Notebook, seat: int, slot: str, public: bool) -> Notebook:
     return nb.forget(seat, slot).learn(PUBLIC if public else seat, seat, slot)
 
 
-def evolve(s: State | None, e: Any) -> State:  # noqa: C901 - one flat dispatch reads best here
+#: Results that ``decide`` just computed, keyed by the event's identity. ``evolve`` is pure, so
+#: a caller folding the very same (state, event) objects again (the service after an append,
+#: the simulator) gets the same result without recomputing it. Entries hold their objects,
+#: so an id cannot be reused while it is cached.
+_MEMO: dict[int, tuple[State | None, Any, State]] = {}
+
+
+def evolve(s: State | None, e: Any) -> State:
+    hit = _MEMO.get(id(e))
+    if hit is not None and hit[1] is e and hit[0] is s:
+        return hit[2]
+    return _evolve(s, e)
+
+
+def evolve_and_remember(s: State | None, e: Any) -> State:
+    out = _evolve(s, e)
+    if len(_MEMO) >= 512:
+        _MEMO.clear()
+    _MEMO[id(e)] = (s, e, out)
+    return out
+
+
+def _evolve(s: State | None, e: Any) -> State:  # noqa: C901 - one flat dispatch reads best here
     if isinstance(e, GameStarted):
         n = e.players
         return State(cfg=make_config(e.options, n), options=dict(e.options), players=n,

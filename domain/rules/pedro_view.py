@@ -10,9 +10,12 @@ from itertools import combinations
 from typing import Any
 
 from domain import codec
+from domain.rules.pedro_flow import can_draw, may_call, stock_can_supply
+from domain.rules.pedro_messages import (
+    CardDrawn, CardKept, CardPeeked, CardsShown, ClaimResolved, RoundDealt, StockReshuffled, Target,
+)
 from domain.rules.pedro_model import (
-    AWAIT, HOLDING, OVER, POWER, PUBLIC, CardDrawn, CardKept, CardPeeked, CardsShown, ClaimResolved, RoundDealt,
-    State, StockReshuffled, Target,
+    AWAIT, HOLDING, OVER, POWER, PUBLIC, State,
 )
 
 
@@ -122,8 +125,6 @@ def power_targets(s: State, seat: int) -> list[dict[str, Any]]:
 
 def legal_actions(s: State, seat: int) -> list[dict[str, Any]]:
     """Every command the seat may send now, as JSON (claims listed whatever the seat knows)."""
-    from domain.rules.pedro import can_draw, may_call, stock_can_supply  # the turn rules live there
-
     out: list[dict[str, Any]] = []
     if _may_peek(s, seat):
         out.append({"type": "PeekBottom"})

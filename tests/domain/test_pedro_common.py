@@ -98,9 +98,9 @@ def test_skip_turn_is_refused_while_a_card_can_be_drawn() -> None:
 def test_a_seat_that_may_not_call_is_skipped_at_once_when_no_card_can_be_drawn() -> None:
     state, _ = table(THREE, options={"min_own_turns_before_call": 5})
     state = _no_cards(update(state, turn=None))
-    from domain.rules.pedro import _Emitter, _start_turn  # the flow at a turn start
-    em = _Emitter(state)
-    _start_turn(em, 0, b"k" * 32)
+    from domain.rules.pedro_flow import Emitter, start_turn  # the flow at a turn start
+    em = Emitter(state)
+    start_turn(em, 0, b"k" * 32)
     names = [type(e).__name__ for e in em.events]
     assert names.count("TurnSkipped") == 3 and "RoundScored" in names
 

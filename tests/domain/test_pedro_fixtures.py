@@ -13,8 +13,12 @@ from typing import Any
 from domain import codec
 from domain.errors import RuleError
 from domain.rules.pedro import RULESET as R
-from domain.rules.pedro_model import GameStarted, RoundDealt, State, TurnStarted, make_config, order_for
-
+from domain.rules.pedro_messages import (
+    GameStarted, RoundDealt, TurnStarted,
+)
+from domain.rules.pedro_model import (
+    State, make_config, order_for,
+)
 KEY = b"pedro-test-key".ljust(32, b"\0")
 
 
