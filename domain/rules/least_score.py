@@ -67,8 +67,8 @@ from dataclasses import replace
 from typing import Any
 
 from domain import chance, codec, table
-from domain.cards import french_pack, is_card_code, packs
-from domain.errors import InvalidCommand, NotYourTurn, RuleError, WrongPhase
+from domain.cards import french_pack, packs
+from domain.errors import InvalidCommand, NotYourTurn, WrongPhase
 from domain.rules import least_score_view as _view
 from domain.rules.least_score_model import (
     COMMAND_TYPES, EVENT_TYPES, OPTIONS, CallMade, Declare, GameEnded, GameStarted, LeastState, Opts,
@@ -142,9 +142,11 @@ def _play(state: LeastState, seat: int, discard: tuple[str, ...], take: str, key
           timed_out: bool) -> tuple[Any, ...]:
     if not discard:
         raise InvalidCommand("discard at least one card")
-    if not all(is_card_code(c) for c in discard) or _remove(state.hands[seat], discard) is None:
+    # Anything that is not a card of the hand (including a malformed code) fails here.
+    if _remove(state.hands[seat], discard) is None:
         raise InvalidCommand("you can only discard cards from your hand")
-    judged = classify_cached(tuple(sorted(discard, key=sort_key)), state.opts.sets)
+    judged = classify_cached(discard if len(discard) == 1 else tuple(sorted(discard, key=sort_key)),
+                             state.opts.sets)
     if judged is None:
         raise InvalidCommand(f"{list(discard)} is not a legal set (RULES §4.4)")
     kind, arranged = judged
@@ -329,7 +331,5 @@ class _LeastScore:
     def full_pack(self, state: Any) -> list[str]:
         return full_pack(state)
 
-
-__all__ = ["RULESET", "RuleError"]
 
 RULESET = _LeastScore()
