@@ -47,14 +47,15 @@ def _estimate(cards: list[dict[str, Any]]) -> float:
 
 
 def _should_call(view: dict[str, Any]) -> bool:
-    """Call when sure of a low total, when clearly below every rival's estimate, or late."""
+    """Call on a low, (almost) known total; later in the round, when below every rival's estimate."""
     me = view["seat"]
     own = _own(view)
     est = _estimate(own)
-    known = all(c["card"] is not None for c in own)
+    unknown = sum(1 for c in own if c["card"] is None)
     rivals = [_estimate([c for c in p["layout"] if not c["empty"]]) for p in view["players"] if p["seat"] != me]
     turns = view["players"][me]["own_turns"]
-    return (known and est <= 4) or est + 2 < min(rivals) or (turns >= 10 and est <= min(rivals)) or turns >= 20
+    return ((unknown == 0 and est <= 5) or (unknown <= 1 and est <= 9 and turns >= 2)
+            or (turns >= 8 and est + 2 < min(rivals)) or turns >= 15)
 
 
 def _worst(own: list[dict[str, Any]]) -> tuple[str, float]:

@@ -238,7 +238,7 @@ AWAIT, HOLDING, POWER, BETWEEN, REVEAL, OVER = (
     "AWAIT_ACTION", "HOLDING", "POWER_PROMPT", "BETWEEN_TURNS", "REVEAL", "GAME_OVER")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class State:
     cfg: Config
     options: dict[str, Any]
@@ -269,39 +269,18 @@ class State:
     winners: tuple[int, ...] | None = None
 
 
+
 _new = object.__new__
-_set = object.__setattr__
 
 
 def update(s: State, **kw: Any) -> State:
-    """``dataclasses.replace`` for the hot path (about 4x faster; evolve runs it on every event)."""
+    """``dataclasses.replace`` for the hot path: evolve runs it on every event.
+
+    State keeps a ``__dict__`` (no slots) so that a copy is two dict updates instead of a
+    call to ``__init__`` through every field (about ten times faster).
+    """
     n = _new(State)
-    get = kw.get
-    _set(n, "cfg", s.cfg)
-    _set(n, "options", s.options)
-    _set(n, "players", s.players)
-    _set(n, "dealer", get("dealer", s.dealer))
-    _set(n, "scores", get("scores", s.scores))
-    _set(n, "round_wins", get("round_wins", s.round_wins))
-    _set(n, "round", get("round", s.round))
-    _set(n, "step", get("step", s.step))
-    _set(n, "turn", get("turn", s.turn))
-    _set(n, "turn_no", get("turn_no", s.turn_no))
-    _set(n, "layouts", get("layouts", s.layouts))
-    _set(n, "stock", get("stock", s.stock))
-    _set(n, "pile", get("pile", s.pile))
-    _set(n, "held", get("held", s.held))
-    _set(n, "source", get("source", s.source))
-    _set(n, "power", get("power", s.power))
-    _set(n, "notebook", get("notebook", s.notebook))
-    _set(n, "caller", get("caller", s.caller))
-    _set(n, "turns_done", get("turns_done", s.turns_done))
-    _set(n, "skip_streak", get("skip_streak", s.skip_streak))
-    _set(n, "own_turns", get("own_turns", s.own_turns))
-    _set(n, "acted", get("acted", s.acted))
-    _set(n, "peeked", get("peeked", s.peeked))
-    _set(n, "penalty_seat", get("penalty_seat", s.penalty_seat))
-    _set(n, "last_round", get("last_round", s.last_round))
-    _set(n, "orders", get("orders", s.orders))
-    _set(n, "winners", get("winners", s.winners))
+    d = n.__dict__
+    d.update(s.__dict__)
+    d.update(kw)
     return n
