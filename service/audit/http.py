@@ -94,7 +94,7 @@ def audit_view(game_id: str) -> ResponseReturnValue:
         raise Problem("audit-unavailable", f"the cards are not dealt yet at version {version}")
     ruleset = log.ruleset
     assert ruleset is not None
-    return jsonify(seat=seat, version=version, head=events[version - 1]["hash"],
+    return jsonify(seat=seat, version=version, chain_head=events[version - 1]["hash"],
                    view=ruleset.view(state, seat))
 
 

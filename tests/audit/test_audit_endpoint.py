@@ -140,7 +140,7 @@ def test_point_in_time_views_equal_what_each_seat_saw(store: EventStore, databas
             body = resp.get_json()
             assert body["view"] == json.loads(json.dumps(view)), (version, seat)
             assert body["version"] == version
-            assert body["head"] == game.events()[version - 1]["hash"]
+            assert body["chain_head"] == game.events()[version - 1]["hash"]
             checked += 1
     assert checked > 10
 
