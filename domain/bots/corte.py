@@ -1,0 +1,127 @@
+"""A greedy Corte bot: it plays only from its view and its legal actions (it never peeks).
+
+Unknown cards are valued at the pack's mean (about 6.5). It keeps low cards, peeks at
+what it does not know, snaps only cards it can see in its view as matching, and calls
+when its estimated total is low.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from domain.cards import rank
+
+UNKNOWN = 6.5
+CALL_AT = 6.0
+
+
+def _value(card: str | None) -> float:
+    if card is None:
+        return UNKNOWN
+    r = rank(card)
+    return {"A": 1, "J": 0, "Q": 20, "K": 20}.get(r, 0) if r in "AJQK" else float(r)
+
+
+def _my_slots(view: Any) -> list[dict[str, Any]]:
+    return [x for x in view["players"][view["seat"]]["layout"] if not x["empty"]]
+
+
+def _known(view: Any, seat: int, slot: str) -> str | None:
+    for x in view["players"][seat]["layout"]:
+        if x["slot"] == slot:
+            return x["card"]  # type: ignore[no-any-return]
+    return None
+
+
+def _first(actions: Sequence[Any], kind: str) -> Any:
+    return next((a for a in actions if a["type"] == kind), None)
+
+
+def _snap(view: Any, actions: Sequence[Any]) -> Any:
+    """A snap on a card this seat sees matching the current, unwon window; else ``None``."""
+    w = view["window"]
+    if w is None or w["won"]:
+        return None
+    want = rank(w["card"])
+    me = view["seat"]
+    mine = sorted(_my_slots(view), key=lambda x: -_value(x["card"]))
+    for a in actions:
+        if a["type"] == "SnapOwn" and a["penalty_to"] == "new":
+            c = _known(view, me, a["slot"])
+            if c is not None and rank(c) == want:
+                return a
+    give = mine[0]["slot"] if mine else None
+    for a in actions:
+        if a["type"] == "SnapRival" and a["penalty_to"] == "new" and a.get("give_slot") == give:
+            c = _known(view, a["rival"], a["rival_slot"])
+            if c is not None and rank(c) == want:
+                return a
+    return None
+
+
+def _estimate(view: Any) -> float:
+    return sum(_value(x["card"]) for x in _my_slots(view))
+
+
+def _turn(view: Any, actions: Sequence[Any], rng: random.Random) -> Any:
+    me = view["seat"]
+    kinds = {a["type"] for a in actions}
+    if "ChoosePeek" in kinds:
+        return _first(actions, "ChoosePeek")
+    if "Draw" in kinds or "SkipTurn" in kinds:
+        call = _first(actions, "CallCorte")
+        if call is not None and _estimate(view) <= CALL_AT and view["own_turns"] >= 1:
+            return call
+        return _first(actions, "Draw") or _first(actions, "SkipTurn")
+    if "DiscardDrawn" in kinds:
+        held = _value(view["held"])
+        slots = sorted(_my_slots(view), key=lambda x: -_value(x["card"]))
+        if slots and (_value(slots[0]["card"]) > held + 0.5):
+            return {"type": "Replace", "slot": slots[0]["slot"]}
+        return _first(actions, "DiscardDrawn")
+    unknown_own = [x["slot"] for x in _my_slots(view) if x["card"] is None]
+    for a in actions:
+        if a["type"] == "PeekOwn" and a["slot"] in unknown_own:
+            return a
+        if a["type"] == "PeekRival" and _known(view, a["player"], a["slot"]) is None:
+            return a
+    if "BlindSwap" in kinds:
+        worst = max(_my_slots(view), key=lambda x: _value(x["card"]))
+        if _value(worst["card"]) >= 10:
+            options = [a for a in actions if a["type"] == "BlindSwap" and a["own_slot"] == worst["slot"]]
+            return rng.choice(options)
+    if "KingLook" in kinds:
+        worst = max(_my_slots(view), key=lambda x: _value(x["card"]))
+        options = [a for a in actions if a["type"] == "KingLook" and a["own_slot"] == worst["slot"]]
+        return rng.choice(options)
+    if "KingKeep" in kinds:
+        k = view["power"]["king"]
+        own, theirs = _known(view, me, k["own_slot"]), _known(view, k["rival"], k["rival_slot"])
+        swap = _first(actions, "KingSwap")
+        if swap is not None and own is not None and theirs is not None and _value(theirs) < _value(own):
+            return swap
+        return _first(actions, "KingKeep")
+    return _first(actions, "SkipPower") or (actions[0] if actions else None)
+
+
+def _own_turns(view: Any) -> int:
+    return view["players"][view["seat"]]["own_turns"]  # type: ignore[no-any-return]
+
+
+def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool) -> Any:
+    """The bot policy (see :mod:`domain.bots`)."""
+    if not actions:
+        return None
+    snap = _snap(view, actions)
+    if snap is not None:
+        return snap
+    turn_kinds = {"ChoosePeek", "CallCorte", "Draw", "SkipTurn", "DiscardDrawn", "Replace", "PeekOwn",
+                  "PeekRival", "BlindSwap", "KingLook", "KingSwap", "KingKeep", "SkipPower"}
+    turn = [a for a in actions if a["type"] in turn_kinds]
+    if turn:
+        return _turn(dict(view, own_turns=_own_turns(view)), turn, rng)
+    passing = _first(actions, "Pass")
+    if passing is not None and must_act:
+        return passing
+    return None

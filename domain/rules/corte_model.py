@@ -1,0 +1,509 @@
+"""Corte: options, card values, commands, events and state (no logic beyond values).
+
+See :mod:`domain.rules.corte` for the rules and the decisions taken where RULES.md is
+silent. Every command and event is a frozen dataclass of JSON-typed fields; cards are
+codes, slots are ``"A".."D"``/``"E1"..``, players are seat ints.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple
+
+from domain.cards import Card, rank
+from domain.ruleset import COMMON_OPTIONS, OptionSpec
+from domain.table import Layout, Notebook, Window
+
+# ---------------------------------------------------------------- options (RULES §7.1, §7.5)
+
+CORTE_OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("replaced_card_power", False, "a card replaced out of the grid fires its power (C1)", kind="bool"),
+    OptionSpec("initial_upcard", False, "turn one card up at the deal; window W0 opens on it (C2)", kind="bool"),
+    OptionSpec("direction", "left", "left = clockwise, right = counter-clockwise (C3)", choices=("left", "right")),
+    OptionSpec("late_snap", "penalize", "a snap on a won window: penalised or refused 409 (C9)",
+               choices=("penalize", "reject")),
+    OptionSpec("failed_snap_reveal", "public", "who sees a wrongly (or late) snapped card (C10)",
+               choices=("public", "snapper_only", "none")),
+    OptionSpec("penalty_card_visible_to_owner", False, "the snapper sees its penalty card (C8)", kind="bool"),
+    OptionSpec("zero_card_rival_snap", "draw_then_give", "a rival snap by a player with no cards (C12)",
+               choices=("draw_then_give", "forbid", "leave_empty")),
+    OptionSpec("powers_optional", True, "5/6/Q/K powers may be skipped (C13)", kind="bool"),
+    OptionSpec("min_own_turns_before_call", 0, "own turns needed before ¡Corte! (C14)", kind="int", minimum=0),
+    OptionSpec("lock_caller", True, "the caller's layout is frozen after the call (C15)", kind="bool"),
+    OptionSpec("failed_call_penalty", 10, "points added to a failed caller's total (C16)", kind="int", minimum=0),
+    OptionSpec("target_score", 100, "the game ends after a round where someone has this many (C17)",
+               kind="int", minimum=1),
+)
+OPTIONS: tuple[OptionSpec, ...] = CORTE_OPTIONS + COMMON_OPTIONS
+
+
+@dataclass(frozen=True, slots=True)
+class Opts:
+    """The resolved options, as typed attributes (read on every command)."""
+
+    replaced_card_power: bool
+    initial_upcard: bool
+    direction: int
+    late_snap: str
+    failed_snap_reveal: str
+    penalty_visible: bool
+    zero_card_rival_snap: str
+    powers_optional: bool
+    min_own_turns: int
+    lock_caller: bool
+    failed_call_penalty: int
+    target_score: int
+    decks: int
+    stock_exhausted: str
+    tiebreak: str
+    memory: str
+    turn_limit: int | None
+
+    @staticmethod
+    def of(options: dict[str, Any], players: int) -> Opts:
+        decks = options["common.decks"]
+        limit = options["common.round_turn_limit"]
+        return Opts(
+            replaced_card_power=options["replaced_card_power"],
+            initial_upcard=options["initial_upcard"],
+            direction=1 if options["direction"] == "left" else -1,
+            late_snap=options["late_snap"],
+            failed_snap_reveal=options["failed_snap_reveal"],
+            penalty_visible=options["penalty_card_visible_to_owner"],
+            zero_card_rival_snap=options["zero_card_rival_snap"],
+            powers_optional=options["powers_optional"],
+            min_own_turns=options["min_own_turns_before_call"],
+            lock_caller=options["lock_caller"],
+            failed_call_penalty=options["failed_call_penalty"],
+            target_score=options["target_score"],
+            decks=(1 if players <= 6 else 2) if decks == "auto" else int(decks),
+            stock_exhausted=options["common.stock_exhausted"],
+            tiebreak=options["common.tiebreak"],
+            memory=options["common.memory"],
+            turn_limit=None if limit == "none" else int(limit),
+        )
+
+
+# ---------------------------------------------------------------- values (RULES §6.1)
+
+POWER_RANKS = frozenset({"5", "6", "Q", "K"})
+_VALUES = {"A": 1, "J": 0, "Q": 20, "K": 20}
+
+
+def value(card: Card) -> int:
+    """A = 1, 2–10 face value, J = 0, Q = K = 20."""
+    r = rank(card)
+    return _VALUES[r] if r in _VALUES else int(r)
+
+
+# ---------------------------------------------------------------- phases and steps
+
+INITIAL_PEEK = "INITIAL_PEEK"
+TURNS = "TURNS"
+FINAL_LAP = "FINAL_LAP"
+FINAL_WINDOW = "FINAL_WINDOW"
+GAME_OVER = "GAME_OVER"
+
+AWAIT_ACTION = "AWAIT_ACTION"
+HOLDING = "HOLDING"
+POWER = "POWER"
+KING_DECIDE = "KING_DECIDE"
+
+Target = tuple[int, str]  # (owner seat, slot)
+
+
+# ---------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True, slots=True)
+class ChoosePeek:
+    slots: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CallCorte:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    source: Literal["stock"] = "stock"
+
+
+@dataclass(frozen=True, slots=True)
+class SkipTurn:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardDrawn:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Replace:
+    slot: str
+
+
+@dataclass(frozen=True, slots=True)
+class PeekOwn:
+    slot: str
+
+
+@dataclass(frozen=True, slots=True)
+class PeekRival:
+    player: int
+    slot: str
+
+
+@dataclass(frozen=True, slots=True)
+class BlindSwap:
+    own_slot: str
+    rival: int
+    rival_slot: str
+
+
+@dataclass(frozen=True, slots=True)
+class KingLook:
+    own_slot: str
+    rival: int
+    rival_slot: str
+
+
+@dataclass(frozen=True, slots=True)
+class KingSwap:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class KingKeep:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SkipPower:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SnapOwn:
+    window_id: int
+    slot: str
+    penalty_to: str
+
+
+@dataclass(frozen=True, slots=True)
+class SnapRival:
+    window_id: int
+    rival: int
+    rival_slot: str
+    penalty_to: str
+    give_slot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    window_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimedOut:
+    """System command (seat ``None``): the turn deadline passed (RULES §2.11)."""
+
+    seat: int
+    turn_no: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinalWindowExpired:
+    """System command (seat ``None``): the final window's ``closesAt`` passed (RULES §2.6)."""
+
+    window_id: int
+
+
+COMMAND_TYPES: dict[str, type] = {c.__name__: c for c in (
+    ChoosePeek, CallCorte, Draw, SkipTurn, DiscardDrawn, Replace, PeekOwn, PeekRival, BlindSwap,
+    KingLook, KingSwap, KingKeep, SkipPower, SnapOwn, SnapRival, Pass, TurnTimedOut, FinalWindowExpired)}
+SYSTEM_COMMANDS = (TurnTimedOut, FinalWindowExpired)
+
+
+# ---------------------------------------------------------------- events
+# Fields marked "server-only" or "private(x)" are stripped by redact (corte_view).
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    ruleset: str
+    players: int
+    options: dict[str, Any]
+    first_dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDealt:
+    round: int
+    dealer: int
+    first_player: int
+    order: tuple[str, ...] | None  # server-only: the shuffled stock, index 0 = top
+    salt: str | None  # server-only until RoundRevealed
+    commitment: str
+    upcard: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PeekChosen:
+    seat: int
+    slots: tuple[str, ...]
+    cards: tuple[str | None, ...]  # private(seat)
+    timed_out: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TimeoutApplied:
+    seat: int
+    turn_no: int
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class CallMade:
+    seat: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class StockReshuffled:
+    round: int
+    shuffle_no: int
+    order: tuple[str, ...] | None  # server-only
+    salt: str | None  # server-only until RoundRevealed
+    commitment: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn:
+    seat: int
+    source: str
+    card: str | None  # private(seat)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSkipped:
+    seat: int
+    reason: str
+    turn_no: int
+
+
+@dataclass(frozen=True, slots=True)
+class WindowClosed:
+    window_id: int
+    reason: str  # superseded | final
+
+
+@dataclass(frozen=True, slots=True)
+class CardDiscarded:
+    seat: int
+    card: str
+    source: str  # drawn | replaced
+    slot: str | None  # the grid slot for a replace
+    placed: str | None  # private(seat): the drawn card now face down in ``slot``
+    power: str | None  # the rank whose power fires, or None
+
+
+@dataclass(frozen=True, slots=True)
+class CardsPeeked:
+    seat: int
+    power: str
+    targets: tuple[Target, ...]
+    cards: tuple[str | None, ...]  # private(seat)
+
+
+@dataclass(frozen=True, slots=True)
+class CardsSwapped:
+    seat: int
+    power: str
+    a: Target
+    b: Target
+
+
+@dataclass(frozen=True, slots=True)
+class KingKept:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PowerSkipped:
+    seat: int
+    power: str
+    reason: str  # declined | no_target | timeout
+
+
+@dataclass(frozen=True, slots=True)
+class WindowOpened:
+    window_id: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded:
+    seat: int
+    next_seat: int
+    turn_no: int  # the number of the turn that now begins
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimResolved:
+    kind: str  # SnapOwn | SnapRival
+    actor: int
+    window_id: int
+    window_card: str
+    targets: tuple[Target, ...]
+    outcome: str  # correct | wrong | late
+    revealed: tuple[str | None, ...]  # per target; public if correct, else per ``reveal``
+    reveal: str  # public | snapper_only | none
+    give_slot: str | None
+    penalty_to: str
+    rule: str
+    options_applied: dict[str, Any]
+    explanation: str
+
+
+@dataclass(frozen=True, slots=True)
+class WindowWon:
+    window_id: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardGiven:
+    snapper: int
+    from_slot: str | None
+    rival: int
+    rival_slot: str
+    source: str  # layout | stock
+    card: str | None  # server-only
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyCardDealt:
+    seat: int
+    slot: str
+    new_slot: bool
+    card: str | None  # server-only; private(seat) if visible_to_owner
+    visible_to_owner: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DrawSkipped:
+    seat: int
+    purpose: str  # penalty | give
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class FinalWindowStarted:
+    window_id: int
+    eligible: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    seat: int
+    window_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinalWindowEnded:
+    window_id: int
+    reason: str  # expired | all_passed | won
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRevealed:
+    round: int
+    layouts: tuple[tuple[tuple[str, str | None], ...], ...]
+    totals: tuple[int, ...]
+    orders: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScored:
+    round: int
+    reason: str  # call | no_card | turn_limit | stock_exhausted
+    totals: tuple[int, ...]
+    round_scores: tuple[int, ...]
+    cumulative: tuple[int, ...]
+    caller: int | None
+    call_outcome: str | None  # won | failed
+    rule: str
+    explanation: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    explanation: str
+
+
+EVENT_TYPES: dict[str, type] = {c.__name__: c for c in (
+    GameStarted, RoundDealt, PeekChosen, TimeoutApplied, CallMade, StockReshuffled, CardDrawn, TurnSkipped,
+    WindowClosed, CardDiscarded, CardsPeeked, CardsSwapped, KingKept, PowerSkipped, WindowOpened, TurnEnded,
+    ClaimResolved, WindowWon, CardGiven, PenaltyCardDealt, DrawSkipped, FinalWindowStarted, Passed,
+    FinalWindowEnded, RoundRevealed, RoundScored, GameEnded)}
+
+
+# ---------------------------------------------------------------- state
+
+
+class State(NamedTuple):
+    """Everything the rules know: immutable, compared by value (the replay check).
+
+    A ``NamedTuple`` rather than a frozen dataclass on purpose: every event builds a new
+    state, and rebuilding a 27-field tuple is several times cheaper than
+    ``dataclasses.replace`` (the ``facedown simulate`` budget). Use :func:`with_`.
+    """
+
+    players: int
+    opts: Opts
+    options: tuple[tuple[str, Any], ...]
+    first_dealer: int
+    round: int
+    dealer: int
+    scores: tuple[int, ...]
+    last_scores: tuple[int, ...] | None
+    phase: str
+    turn: int | None
+    step: str | None
+    turn_no: int
+    held: Card | None
+    power: str | None
+    king: tuple[str, int, str] | None
+    layouts: tuple[Layout, ...]
+    stock: tuple[Card, ...]
+    pile: tuple[Card, ...]
+    window: Window | None
+    window_seq: int
+    notebook: Notebook
+    peeked: frozenset[int]
+    caller: int | None
+    own_turns: tuple[int, ...]
+    skips: int
+    shuffles: tuple[tuple[int, tuple[Card, ...], str, str], ...]
+    winners: tuple[int, ...] | None
+
+    def locked(self) -> int | None:
+        """The seat whose layout is frozen (the caller, under ``lock_caller``), if any."""
+        return self.caller if self.opts.lock_caller else None
+
+
+_INDEX = {name: i for i, name in enumerate(State._fields)}
+_new_tuple = tuple.__new__
+
+
+def with_(s: State, **changes: Any) -> State:
+    """``s`` with some fields changed (a fast ``_replace``)."""
+    items = list(s)
+    for name, v in changes.items():
+        items[_INDEX[name]] = v
+    return _new_tuple(State, items)  # type: ignore[no-any-return]

@@ -1,0 +1,236 @@
+"""Corte: what a seat may see and do (view, redact, legal_actions, awaiting, summary).
+
+Nothing here reads a face-down card except through the notebook (what the seat was
+shown and can still locate) and the seat's own held card, so no answer depends on a
+card the seat has not seen (RULES §2.5 rule 4).
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from domain.codec import to_json, typed
+from domain.rules.corte_model import (
+    AWAIT_ACTION, FINAL_LAP, FINAL_WINDOW, HOLDING, INITIAL_PEEK, KING_DECIDE, POWER, TURNS, CardDiscarded,
+    CardDrawn, CardGiven, CardsPeeked, ClaimResolved, PeekChosen, PenaltyCardDealt, RoundDealt, State,
+    StockReshuffled,
+)
+from domain.table import Layout
+from domain.windows import penalty_choices
+
+JSON = Any
+_CLAIM_PHASES = (TURNS, FINAL_LAP, FINAL_WINDOW)
+
+
+# ---------------------------------------------------------------- claims
+
+
+def claims_open(s: State) -> bool:
+    """A window is current and claims may name it (not during a power, C5)."""
+    w = s.window
+    if w is None or s.phase not in _CLAIM_PHASES or s.step in (POWER, KING_DECIDE):
+        return False
+    return not (w.won_by is not None and s.opts.late_snap == "reject")
+
+
+def _rival_targets(s: State, seat: int) -> list[tuple[int, str]]:
+    locked = s.locked()
+    return [(p, slot) for p in range(s.players) if p != seat and p != locked
+            for slot in s.layouts[p].occupied()]
+
+
+def _give_choices(s: State, lay: Layout) -> list[str | None]:
+    own = lay.occupied()
+    if own:
+        return list(own)
+    return [] if s.opts.zero_card_rival_snap == "forbid" else [None]
+
+
+def has_claim(s: State, seat: int) -> bool:
+    """Whether ``legal_actions`` would offer this seat at least one snap now."""
+    if not claims_open(s) or seat == s.locked() or (s.window is not None and seat in s.window.passed):
+        return False
+    lay = s.layouts[seat]
+    if lay.occupied():
+        return True
+    return bool(_give_choices(s, lay)) and bool(_rival_targets(s, seat))
+
+
+def claim_actions(s: State, seat: int) -> list[JSON]:
+    """Every snap that passes the public checks, whatever the seat knows (RULES §2.5 rule 8)."""
+    if not has_claim(s, seat):
+        return []
+    w = s.window
+    assert w is not None
+    lay = s.layouts[seat]
+    pens = penalty_choices(lay)
+    out: list[JSON] = [{"type": "SnapOwn", "window_id": w.id, "slot": slot, "penalty_to": pen}
+                       for slot in lay.occupied() for pen in pens]
+    for give in _give_choices(s, lay):
+        for rival, rslot in _rival_targets(s, seat):
+            for pen in pens:
+                a = {"type": "SnapRival", "window_id": w.id, "rival": rival, "rival_slot": rslot,
+                     "penalty_to": pen}
+                if give is not None:
+                    a["give_slot"] = give
+                out.append(a)
+    return out
+
+
+# ---------------------------------------------------------------- legal actions
+
+
+def _power_actions(s: State, seat: int) -> list[JSON]:
+    own = s.layouts[seat].occupied()
+    locked = s.locked()
+    rivals = [(p, slot) for p in range(s.players) if p != seat for slot in s.layouts[p].occupied()]
+    r = s.power
+    if r == "5":
+        out = [{"type": "PeekOwn", "slot": slot} for slot in own]
+    elif r == "6":
+        out = [{"type": "PeekRival", "player": p, "slot": slot} for p, slot in rivals]
+    elif r == "Q":
+        out = [{"type": "BlindSwap", "own_slot": o, "rival": p, "rival_slot": rs}
+               for o in own for p, rs in rivals if p != locked]
+    else:
+        out = [{"type": "KingLook", "own_slot": o, "rival": p, "rival_slot": rs} for o in own for p, rs in rivals]
+    if s.opts.powers_optional:
+        out.append({"type": "SkipPower"})
+    return out
+
+
+def can_draw(s: State) -> bool:
+    """A turn draw can find a card (after a reshuffle, if the option allows one)."""
+    return bool(s.stock) or (s.opts.stock_exhausted == "reshuffle" and len(s.pile) > 1)
+
+
+def can_call(s: State, seat: int) -> bool:
+    return s.caller is None and s.own_turns[seat] >= s.opts.min_own_turns
+
+
+def turn_actions(s: State, seat: int) -> list[JSON]:
+    if s.phase not in (TURNS, FINAL_LAP) or s.turn != seat:
+        return []
+    if s.step == AWAIT_ACTION:
+        out: list[JSON] = [{"type": "CallCorte"}] if can_call(s, seat) else []
+        if can_draw(s) or s.opts.stock_exhausted == "end_round":
+            out.append({"type": "Draw", "source": "stock"})
+        else:
+            out.append({"type": "SkipTurn"})
+        return out
+    if s.step == HOLDING:
+        return [{"type": "DiscardDrawn"}] + [{"type": "Replace", "slot": x} for x in s.layouts[seat].occupied()]
+    if s.step == POWER:
+        return _power_actions(s, seat)
+    if s.step == KING_DECIDE:
+        assert s.king is not None
+        return ([] if s.king[1] == s.locked() else [{"type": "KingSwap"}]) + [{"type": "KingKeep"}]
+    return []
+
+
+def legal_actions(s: State, seat: int) -> list[JSON]:
+    if s.phase == INITIAL_PEEK:
+        if seat in s.peeked:
+            return []
+        return [{"type": "ChoosePeek", "slots": [a, b]} for a, b in combinations(s.layouts[seat].slots, 2)]
+    out = turn_actions(s, seat) + claim_actions(s, seat)
+    if s.phase == FINAL_WINDOW and has_claim(s, seat):
+        assert s.window is not None
+        out.append({"type": "Pass", "window_id": s.window.id})
+    return out
+
+
+def awaiting(s: State) -> tuple[int, ...]:
+    if s.phase == INITIAL_PEEK:
+        return tuple(p for p in range(s.players) if p not in s.peeked)
+    if s.phase in (TURNS, FINAL_LAP) and s.turn is not None:
+        return (s.turn,)
+    if s.phase == FINAL_WINDOW:
+        return tuple(p for p in range(s.players) if has_claim(s, p))
+    return ()
+
+
+# ---------------------------------------------------------------- view
+
+
+def _shown(s: State, seat: int | None, owner: int, slot: str, card: str | None) -> str | None:
+    if card is None or seat is None or s.opts.memory == "strict":
+        return None
+    return card if s.notebook.knows(seat, owner, slot) else None
+
+
+def summary(s: State) -> JSON:
+    return {"round": s.round, "phase": s.phase, "turn": _turn(s), "dealer": s.dealer,
+            "scores": list(s.scores), "turn_no": s.turn_no}
+
+
+def _turn(s: State) -> int | None:
+    return s.turn if s.phase in (TURNS, FINAL_LAP) else None
+
+
+def view(s: State, seat: int | None) -> JSON:
+    locked = s.locked()
+    players = []
+    for p, lay in enumerate(s.layouts):
+        players.append({
+            "seat": p,
+            "layout": [{"slot": slot, "card": _shown(s, seat, p, slot, c), "empty": c is None}
+                       for slot, c in zip(lay.slots, lay.cards)],
+            "card_count": len(lay.occupied()),
+            "locked": p == locked,
+            "peeked": p in s.peeked,
+            "own_turns": s.own_turns[p],
+        })
+    w = s.window
+    mine = seat is not None and seat == _turn(s)
+    power: JSON = None
+    if s.step in (POWER, KING_DECIDE):
+        power = {"rank": s.power, "king": None if s.king is None else
+                 {"own_slot": s.king[0], "rival": s.king[1], "rival_slot": s.king[2]}}
+    return {
+        "ruleset": "corte", "seat": seat, "round": s.round, "phase": s.phase, "step": s.step,
+        "turn": _turn(s), "turn_no": s.turn_no, "dealer": s.dealer, "scores": list(s.scores),
+        "last_round_scores": None if s.last_scores is None else list(s.last_scores),
+        "players": players, "stock_count": len(s.stock),
+        "discard_top": s.pile[-1] if s.pile else None, "discard_count": len(s.pile),
+        "window": None if w is None else {"id": w.id, "card": w.card, "won": w.won_by is not None,
+                                          "won_by": w.won_by, "final": w.final, "passed": sorted(w.passed)},
+        "call": None if s.caller is None else {"caller": s.caller, "kind": "corte", "locked": locked is not None},
+        "held": s.held if mine else None, "holding": s.step == HOLDING,
+        "power": power, "awaiting": list(awaiting(s)),
+        "winners": None if s.winners is None else list(s.winners),
+        "options": dict(s.options),
+    }
+
+
+# ---------------------------------------------------------------- redact
+
+
+def redact(event: Any, seat: int | None) -> JSON:
+    """The event as ``seat`` may see it: private and server-only fields become ``None``."""
+    d = typed(event)
+    if isinstance(event, (RoundDealt, StockReshuffled)):
+        d["order"] = None
+        d["salt"] = None
+    elif isinstance(event, (PeekChosen, CardsPeeked)):
+        if seat != event.seat:
+            d["cards"] = [None] * len(event.cards)
+    elif isinstance(event, CardDrawn):
+        if seat != event.seat:
+            d["card"] = None
+    elif isinstance(event, CardDiscarded):
+        if seat != event.seat:
+            d["placed"] = None
+    elif isinstance(event, CardGiven):
+        d["card"] = None
+    elif isinstance(event, PenaltyCardDealt):
+        if not (event.visible_to_owner and seat == event.seat):
+            d["card"] = None
+    elif isinstance(event, ClaimResolved):
+        if event.outcome != "correct":
+            if event.reveal == "none" or (event.reveal == "snapper_only" and seat != event.actor):
+                d["revealed"] = [None] * len(event.revealed)
+    return d
+
+
+__all__ = ["view", "redact", "legal_actions", "awaiting", "summary", "to_json"]

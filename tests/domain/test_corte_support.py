@@ -1,0 +1,99 @@
+"""Helpers for the Corte tests: states built by folding events, and command shortcuts.
+
+Values and the expected outcomes are written again from RULES §6 here, independently of
+the code under test.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from domain.cards import french_pack
+from domain.rules.corte import RULESET as R
+from domain.rules.corte_model import GameStarted, PeekChosen, RoundDealt, State
+
+KEY = b"corte-test-key"
+VALUES = {"A": 1, "J": 0, "Q": 20, "K": 20}
+
+
+def points(card: str) -> int:
+    """RULES §6.1 written out again: A = 1, 2-10 face value, J = 0, Q = K = 20."""
+    r = card[:-1]
+    return VALUES[r] if r in VALUES else int(r)
+
+
+def game(layouts: list[list[str]], *, options: dict[str, Any] | None = None, stock_top: list[str] | None = None,
+         first: int = 0, upcard: str | None = None, stock_size: int | None = None,
+         pile: list[str] | None = None, peeks: bool = True, scores: list[int] | None = None) -> State:
+    """A round-1 state with the given grids (A, B, C, D per seat) and the stock starting with ``stock_top``.
+
+    ``stock_size`` truncates the stock; the cards cut off go to the discard pile under
+    ``pile`` (so the pack is still complete). With ``peeks``, every seat peeks C and D.
+    """
+    n = len(layouts)
+    opts = dict(options or {})
+    if upcard is not None:
+        opts["initial_upcard"] = True
+    resolved = R.resolve_options(opts, n)
+    decks = resolved["common.decks"]
+    decks = (1 if n <= 6 else 2) if decks == "auto" else decks
+    rest = Counter(french_pack() * decks)
+    used = [c for lay in layouts for c in lay] + ([upcard] if upcard else []) + list(stock_top or [])
+    used += list(pile or [])
+    rest.subtract(used)
+    assert not -rest, f"cards not in the pack: {-rest}"
+    stock = list(stock_top or []) + sorted(rest.elements())
+    under: list[str] = []
+    if stock_size is not None:
+        stock, under = stock[:stock_size], stock[stock_size:]
+    dealer = (first - 1) % n
+    deal = [layouts[(first + k % n) % n][k // n] for k in range(4 * n)]
+    order = tuple(deal) + ((upcard,) if upcard else ()) + tuple(stock)
+    events: list[Any] = [GameStarted("corte", n, resolved, dealer),
+                         RoundDealt(1, dealer, first, order, "00", "c0", upcard)]
+    state: Any = None
+    for e in events:
+        state = R.evolve(state, e)
+    if under or pile:
+        # Cards already discarded: below the up-card (if any), oldest first.
+        state = state._replace(pile=tuple(under) + tuple(pile or ()) + state.pile)
+    if scores is not None:
+        state = state._replace(scores=tuple(scores))
+    if peeks:
+        for p in range(n):
+            state = R.evolve(state, PeekChosen(p, ("C", "D"), (layouts[p][2], layouts[p][3]), False))
+    assert sorted(R.cards_in_play(state)) == sorted(R.full_pack(state))
+    return state  # type: ignore[no-any-return]
+
+
+def act(state: State, seat: int | None, command: dict[str, Any], key: bytes = KEY) -> tuple[State, list[Any]]:
+    """Send one command (JSON form); the new state and the events."""
+    events = R.decide(state, seat, R.parse_command(command), key)
+    for e in events:
+        state = R.evolve(state, e)
+    return state, list(events)
+
+
+def names(events: list[Any]) -> list[str]:
+    return [type(e).__name__ for e in events]
+
+
+def of(events: list[Any], name: str) -> Any:
+    found = [e for e in events if type(e).__name__ == name]
+    assert found, f"no {name} in {names(events)}"
+    return found[0]
+
+
+def grid(state: State, seat: int) -> dict[str, str | None]:
+    lay = state.layouts[seat]
+    return dict(zip(lay.slots, lay.cards))
+
+
+def turn(state: State, seat: int, *, replace: str | None = None) -> tuple[State, list[Any]]:
+    """A plain turn: draw, then discard the drawn card (or replace ``replace``)."""
+    state, ev = act(state, seat, {"type": "Draw", "source": "stock"})
+    if replace is None:
+        state, ev2 = act(state, seat, {"type": "DiscardDrawn"})
+    else:
+        state, ev2 = act(state, seat, {"type": "Replace", "slot": replace})
+    return state, ev + ev2
