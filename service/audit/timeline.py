@@ -84,7 +84,7 @@ def render(export: Mapping[str, Any], report: Report | None = None) -> str:
         while j < len(events) and events[j].get("metadata") == e.get("metadata"):
             j += 1
         group = events[i:j]
-        meta = e.get("metadata") if isinstance(e.get("metadata"), Mapping) else {}
+        meta: Mapping[str, Any] = e["metadata"] if isinstance(e.get("metadata"), Mapping) else {}
         seat = log.seat_for(meta)
         actor = who.get(seat, "system") if seat is not None else str(meta.get("actor") or "system")
         span = f"v{group[0]['version']}" + (f"-{group[-1]['version']}" if len(group) > 1 else "")

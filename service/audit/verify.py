@@ -145,7 +145,7 @@ def check_file(export: Mapping[str, Any], log: GameLog, report: Report) -> None:
     for e in log.events:
         if set(e) != EVENT_KEYS:
             c.fail(f"unknown or missing key(s) {sorted(set(e) ^ EVENT_KEYS)}", e.get("version"))
-        meta = e.get("metadata") if isinstance(e.get("metadata"), Mapping) else {}
+        meta: Mapping[str, Any] = e["metadata"] if isinstance(e.get("metadata"), Mapping) else {}
         for shown, source in (("time", "at"), ("actor", "actor")):
             if e.get(shown) != meta.get(source):
                 c.fail(f"'{shown}' differs from metadata.{source}", e.get("version"))
