@@ -6,8 +6,10 @@ The algorithm is public so that anyone can re-derive a deal (see ``docs/fairness
   with ``entropy_input = key`` and ``nonce = label`` (UTF-8), no personalisation
   string, no reseed, no additional input. Each ``generate`` call produces the bytes
   asked for and then runs the update step with empty input, as the standard says.
-* **Uniform integer in [0, n):** take 8 bytes from one ``generate`` call, read them
-  as an unsigned big-endian integer x; reject and draw again while
+* **Byte stream:** the DRBG's output is read as one stream of bytes made of
+  successive ``generate(256)`` calls (each produces 256 bytes, then updates).
+* **Uniform integer in [0, n):** take the next 8 bytes of the stream, read them
+  as an unsigned big-endian integer x; reject and take 8 more while
   ``x >= 2**64 - (2**64 % n)``; the result is ``x % n``.
 * **Shuffle:** Fisher–Yates over the canonical order: for i from len−1 down to 1,
   j = uniform(i + 1), swap items i and j. Index 0 of the result is the top of the stock.
@@ -44,7 +46,7 @@ class HmacDrbg:
         self._update(entropy + nonce + personalization)
 
     def _hmac(self, data: bytes) -> bytes:
-        return hmac.new(self._k, data, hashlib.sha256).digest()
+        return hmac.digest(self._k, data, "sha256")
 
     def _update(self, provided: bytes) -> None:
         self._k = self._hmac(self._v + b"\x00" + provided)
@@ -61,13 +63,34 @@ class HmacDrbg:
         self._update(b"")
         return out[:n]
 
+
+
+class Stream:
+    """The DRBG's output as one byte stream of ``generate(BLOCK)`` calls; uniform integers."""
+
+    BLOCK = 256
+    __slots__ = ("_drbg", "_buf", "_pos")
+
+    def __init__(self, gen: HmacDrbg) -> None:
+        self._drbg = gen
+        self._buf = b""
+        self._pos = 0
+
+    def take(self, n: int) -> bytes:
+        while len(self._buf) - self._pos < n:
+            self._buf = self._buf[self._pos:] + self._drbg.generate(self.BLOCK)
+            self._pos = 0
+        out = self._buf[self._pos:self._pos + n]
+        self._pos += n
+        return out
+
     def uniform(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` by rejection sampling over 64 bits."""
         if n <= 0:
             raise ValueError("n must be positive")
         limit = 2**64 - (2**64 % n)
         while True:
-            x = int.from_bytes(self.generate(8), "big")
+            x = int.from_bytes(self.take(8), "big")
             if x < limit:
                 return x % n
 
@@ -76,13 +99,17 @@ def drbg(key: bytes, label: str) -> HmacDrbg:
     return HmacDrbg(key, label.encode("utf-8"))
 
 
+def stream(key: bytes, label: str) -> Stream:
+    return Stream(drbg(key, label))
+
+
 def shuffle_label(round_no: int, shuffle_no: int) -> str:
     return f"round/{round_no}/shuffle/{shuffle_no}"
 
 
 def shuffle(key: bytes, label: str, items: Sequence[T]) -> tuple[T, ...]:
     """Fisher–Yates shuffle of ``items`` (canonical order) driven by ``drbg(key, label)``."""
-    gen = drbg(key, label)
+    gen = stream(key, label)
     out = list(items)
     for i in range(len(out) - 1, 0, -1):
         j = gen.uniform(i + 1)
@@ -92,7 +119,7 @@ def shuffle(key: bytes, label: str, items: Sequence[T]) -> tuple[T, ...]:
 
 def pick(key: bytes, label: str, n: int) -> int:
     """One uniform integer in ``[0, n)``, e.g. the first dealer."""
-    return drbg(key, label).uniform(n)
+    return stream(key, label).uniform(n)
 
 
 def salt(key: bytes, label: str) -> bytes:
