@@ -6,7 +6,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, current_app, request
 from flask.typing import ResponseReturnValue
 
 from domain import rules
@@ -147,7 +147,8 @@ def events(game_id: uuid.UUID) -> ResponseReturnValue:
     seat = None
     if who is not None:
         seat = games.load(a, game_id).game.seat_of(who[0])
-    deadline = time.monotonic() + q["wait"]
+    # the server may cap long-polls below the documented 30 s (Config.long_poll_max)
+    deadline = time.monotonic() + min(q["wait"], current_app.extensions["facedown"].config.long_poll_max)
     while True:
         page, found = games.events_page(a, game_id, seat, q["after"], q["limit"], name)
         remaining = deadline - time.monotonic()

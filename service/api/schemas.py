@@ -29,7 +29,7 @@ def _hex_even(value: str) -> None:
         raise ValidationError("must have an even number of hex digits")
 
 
-HEX_ENTROPY = fields.String(validate=[validate.Regexp(r"^[0-9a-fA-F]{2,128}$",
+HEX_ENTROPY = fields.String(validate=[validate.Regexp(r"^([0-9a-fA-F]{2}){1,64}$",
                                                       error="must be 1 to 64 bytes as hex"), _hex_even])
 
 

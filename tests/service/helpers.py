@@ -7,7 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import requests
+import logging
+
 from werkzeug.serving import make_server
+
+logging.getLogger("werkzeug").setLevel(logging.WARNING)
 
 
 @dataclass
@@ -54,10 +58,10 @@ class Player:
 _SESSIONS = threading.local()
 
 
-def serve(database_url: str) -> Iterator[Live]:
+def serve(database_url: str, **config: Any) -> Iterator[Live]:
     from service.app import create_app
 
-    app = create_app({"database_url": database_url, "pool_size": 16})
+    app = create_app({"database_url": database_url, "pool_size": 16, **config})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
