@@ -36,6 +36,7 @@ class GameResult:
     terminal: bool = False
     violations: list[str] = field(default_factory=list)
     decide_evolve_seconds: float = 0.0
+    decide_evolve_cpu_seconds: float = 0.0
 
 
 def game_key(seed: int) -> bytes:
@@ -65,10 +66,11 @@ def play(
     resolved = ruleset.resolve_options(options or {}, players)
     policy = bots.policy(ruleset.name, bot)
     result = GameResult()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     result.events = list(ruleset.start(players, resolved, key))
     state = fold(ruleset, result.events)
     result.decide_evolve_seconds += time.perf_counter() - t0
+    result.decide_evolve_cpu_seconds += time.thread_time() - c0
     seats = list(range(players))
     while not ruleset.is_terminal(state):
         if result.steps >= max_steps:
@@ -93,7 +95,7 @@ def play(
             result.violations.append("termination: nobody can act")
             break
         seat, action = chosen
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         try:
             new_events = ruleset.decide(state, seat, ruleset.parse_command(action), key)
         except RuleError as exc:
@@ -102,6 +104,7 @@ def play(
         for event in new_events:
             state = ruleset.evolve(state, event)
         result.decide_evolve_seconds += time.perf_counter() - t0
+        result.decide_evolve_cpu_seconds += time.thread_time() - c0
         result.events.extend(new_events)
         result.steps += 1
         if check_every and result.steps % check_every == 0:

@@ -43,7 +43,7 @@ def run_simulation(ruleset_name: str, players: int, games: int, seed: int, bot: 
     ruleset = rules.get(ruleset_name)
     failures: dict[str, list[str]] = {name: [] for name in INVARIANTS}
     events = steps = rounds = 0
-    seconds = 0.0
+    seconds = cpu = 0.0
     finals: list[int] = []
     winners_per_game: list[int] = []
     bar = click.progressbar(range(games), label=f"{ruleset_name} x{players}", file=sys.stderr) if progress else None
@@ -59,6 +59,7 @@ def run_simulation(ruleset_name: str, players: int, games: int, seed: int, bot: 
             steps += result.steps
             rounds += result.rounds
             seconds += result.decide_evolve_seconds
+            cpu += result.decide_evolve_cpu_seconds
             scores = ruleset.scores(result.state)
             finals.extend(scores)
             if result.terminal and scores:
@@ -79,6 +80,7 @@ def run_simulation(ruleset_name: str, players: int, games: int, seed: int, bot: 
         "mean_events_per_game": round(events / games, 2) if games else 0,
         "mean_rounds_per_game": round(rounds / games, 2) if games else 0,
         "decide_evolve_steps_per_second": round(steps / seconds) if seconds else None,
+        "decide_evolve_steps_per_cpu_second": round(steps / cpu) if cpu else None,
         "scores": {
             "mean": round(statistics.fmean(finals), 2) if finals else None,
             "min": min(finals) if finals else None,
@@ -119,7 +121,7 @@ def simulate(ruleset_name: str, players: int, games: int, seed: int, bot: str, o
     else:
         click.echo(f"{report['games']} games of {ruleset_name}, {players} players, bot {bot}, seed {seed}")
         for key in ("rounds", "events", "commands", "mean_events_per_game", "mean_rounds_per_game",
-                    "decide_evolve_steps_per_second", "shared_wins"):
+                    "decide_evolve_steps_per_second", "decide_evolve_steps_per_cpu_second", "shared_wins"):
             click.echo(f"  {key:32} {report[key]}")
         click.echo(f"  {'scores':32} {report['scores']}")
         for name, res in report["invariants"].items():
