@@ -127,3 +127,103 @@ def bench_rules(games: int, players: int, bot: str, seed: int, as_json: bool) ->
         print_table(f"bench rules ({games} games x {players} players, bot {bot}, one core)", rows,
                     ["ruleset", "commands", "events", "steps_per_second", "steps_per_cpu_second",
                      "events_per_second"])
+
+
+def _scratch() -> tuple[str, Any, Any]:
+    """A migrated scratch database on the configured (or embedded) server."""
+    from events import migrations
+    from events.bench import scratch_database
+    from events.embedded import database_url
+
+    url, embedded = database_url()
+    scratch, drop = scratch_database(url)
+    migrations.upgrade(scratch)
+    return scratch, drop, embedded
+
+
+def _latency(values: list[float]) -> dict[str, float]:
+    from events.bench import percentile
+
+    ordered = sorted(values)
+    return {"p50_ms": round(percentile(ordered, 50), 2), "p95_ms": round(percentile(ordered, 95), 2),
+            "p99_ms": round(percentile(ordered, 99), 2), "count": len(ordered)}
+
+
+@bench.command("api")
+@click.option("--clients", default=8, show_default=True, type=click.IntRange(1, 256))
+@click.option("--games", default=16, show_default=True, type=click.IntRange(1, 100_000))
+@click.option("--ruleset", "ruleset_name", default="corte", show_default=True)
+@click.option("--players", default=4, show_default=True, type=click.IntRange(2, 10))
+@click.option("--bot", default="greedy", show_default=True, type=click.Choice(["random", "greedy"]))
+@click.option("--workers", default=None, type=click.IntRange(1, 64), help="gunicorn workers [cores]")
+@click.option("--seconds", default=5.0, show_default=True, type=click.FloatRange(0.5, 600),
+              help="Duration of the floor and peer measurements.")
+@click.option("--json", "as_json", is_flag=True)
+def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: str, workers: int | None,
+              seconds: float, as_json: bool) -> None:
+    """Whole games over HTTP by C bot clients, beside the INSERT floor and the eventsourcing peer."""
+    import multiprocessing
+    import time
+
+    from events.bench import plain_inserts
+    from events.bench_peer import peer_commands
+    from events.db import Database
+    from service.bench_http import Server, client
+
+    workers = workers or os.cpu_count() or 2
+    scratch, drop, embedded = _scratch()
+    try:
+        per_client = [games // clients + (1 if i < games % clients else 0) for i in range(clients)]
+        jobs = [(None, ruleset_name, players, {}, bot, n, 1000 + i) for i, n in enumerate(per_client) if n]
+        with Server(scratch, workers=workers) as server:
+            jobs = [(server.url, *j[1:]) for j in jobs]
+            ctx = multiprocessing.get_context("spawn")
+            with ctx.Pool(len(jobs)) as pool:
+                start = time.perf_counter()
+                results = pool.map(client, jobs)
+                elapsed = time.perf_counter() - start
+        commands = sum(r.commands for r in results)
+        errors = [e for r in results for e in r.errors]
+        api = {"workload": "api", "clients": clients, "games": sum(r.games for r in results),
+               "commands": commands, "per_second": round(commands / elapsed, 1),
+               "commands_latency": _latency([x for r in results for x in r.command_ms]),
+               "views_latency": _latency([x for r in results for x in r.view_ms]),
+               "errors": len(errors), "error_samples": errors[:5], "seconds": round(elapsed, 2)}
+        db = Database(scratch, min_size=clients, max_size=clients)
+        try:
+            floor = plain_inserts(db, clients, seconds)
+            pg = server_version(db)
+        finally:
+            db.close()
+        peer = peer_commands(scratch, clients, seconds)
+    finally:
+        drop()
+        if embedded is not None:
+            embedded.stop()
+    report = {
+        "benchmark": "api",
+        "settings": {"clients": clients, "games": games, "ruleset": ruleset_name, "players": players, "bot": bot,
+                     "gunicorn_workers": workers, "floor_and_peer_seconds": seconds, "postgresql": pg,
+                     "database": "embedded" if embedded else "DATABASE_URL"},
+        "environment": environment(),
+        "units": {"per_second": "commands/s (api, peer) or INSERTs/s (floor)", "*_ms": "milliseconds"},
+        "api": api,
+        "floor_plain_insert": floor,
+        "peer_eventsourcing": peer,
+        "ratios": {"api_to_floor": round(api["per_second"] / floor["per_second"], 3),
+                   "api_to_peer": round(api["per_second"] / peer["per_second"], 2) if peer["per_second"] else None},
+    }
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+        return
+    click.echo(f"bench api: {clients} clients, {api['games']} games of {ruleset_name} in {api['seconds']} s, "
+               f"{workers} gunicorn workers, PostgreSQL {pg}, {os.cpu_count()} cores")
+    click.echo(f"  api commands/s        {api['per_second']:>10}   errors {api['errors']}")
+    click.echo(f"  command latency ms    p50 {api['commands_latency']['p50_ms']}  p95 "
+               f"{api['commands_latency']['p95_ms']}  p99 {api['commands_latency']['p99_ms']}")
+    click.echo(f"  view latency ms       p50 {api['views_latency']['p50_ms']}  p95 "
+               f"{api['views_latency']['p95_ms']}  p99 {api['views_latency']['p99_ms']}")
+    click.echo(f"  floor INSERTs/s       {floor['per_second']:>10}   (plain psycopg, {clients} threads)")
+    click.echo(f"  peer commands/s       {peer['per_second']:>10}   (eventsourcing load+event+save)")
+    click.echo(f"  api / floor           {report['ratios']['api_to_floor']:>10}")
+    click.echo(f"  api / peer            {report['ratios']['api_to_peer']:>10}")

@@ -1,0 +1,157 @@
+"""Load generation over real HTTP for ``facedown bench api`` and ``bench stream``.
+
+A client is a process (so that client-side Python does not share the server's GIL)
+that plays whole games through the public API only: each seat registers its own
+player and token, reads its own ``/view`` and posts one of its ``legal_actions``
+chosen by a bot that sees that view alone.
+"""
+from __future__ import annotations
+
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import requests
+
+from domain import bots
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    """``facedown serve`` (gunicorn) in a child process, on a loopback port."""
+
+    database_url: str
+    workers: int = 2
+    threads: int = 32
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> Server:
+        env = {**os.environ, "DATABASE_URL": self.database_url, "FACEDOWN_LOG_LEVEL": "warning"}
+        cmd = [sys.executable, "-c", "from service.cli import main; main()", "serve", "--port", str(self.port),
+               "--workers", str(self.workers), "--threads", str(self.threads)]
+        self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("the server exited: " + (self.proc.stderr.read() or b"").decode()[-2000:])
+            try:
+                if requests.get(self.url + "/readyz", timeout=1).status_code == 200:
+                    return self
+            except requests.RequestException:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError("the server did not become ready within 60 s")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+@dataclass
+class ClientResult:
+    games: int = 0
+    commands: int = 0
+    errors: list[str] = field(default_factory=list)
+    command_ms: list[float] = field(default_factory=list)
+    view_ms: list[float] = field(default_factory=list)
+
+
+class Seat:
+    """One seat's player: its own token and keep-alive session."""
+
+    def __init__(self, base: str, name: str) -> None:
+        self.base = base
+        self.http = requests.Session()
+        r = self.http.post(base + "/v1/players", json={"name": name}, timeout=30)
+        r.raise_for_status()
+        self.http.headers["Authorization"] = "Bearer " + r.json()["token"]
+
+    def get(self, path: str) -> requests.Response:
+        return self.http.get(self.base + path, timeout=60)
+
+    def post(self, path: str, body: Any) -> requests.Response:
+        return self.http.post(self.base + path, json=body, timeout=60)
+
+
+def play_one_game(base: str, ruleset: str, seats: int, options: dict[str, Any], bot: str, rng: random.Random,
+                  out: ClientResult, max_commands: int = 5000) -> None:
+    """Create a game, fill its seats, and play it to the end; latencies go into ``out``."""
+    policy = bots.policy(ruleset, bot)
+    players = [Seat(base, f"bench-{i}") for i in range(seats)]
+    r = players[0].post("/v1/games", {"ruleset": ruleset, "seats": seats, "options": options})
+    if r.status_code != 201:
+        out.errors.append(f"create: {r.status_code} {r.text[:200]}")
+        return
+    gid = r.json()["id"]
+    for p in players[1:]:
+        r = p.post(f"/v1/games/{gid}/join", {})
+        if r.status_code != 200:
+            out.errors.append(f"join: {r.status_code} {r.text[:200]}")
+            return
+    t0 = time.perf_counter()
+    r = players[0].get(f"/v1/games/{gid}/view")
+    out.view_ms.append((time.perf_counter() - t0) * 1000)
+    view = r.json()
+    for _ in range(max_commands):
+        if view["status"] == "finished":
+            out.games += 1
+            return
+        if not view["awaiting"]:
+            out.errors.append(f"game {gid}: active but nobody is awaited")
+            return
+        seat = view["awaiting"][0]
+        if view.get("seat") != seat:
+            t0 = time.perf_counter()
+            r = players[seat].get(f"/v1/games/{gid}/view")
+            out.view_ms.append((time.perf_counter() - t0) * 1000)
+            if r.status_code != 200:
+                out.errors.append(f"view: {r.status_code} {r.text[:200]}")
+                return
+            view = r.json()
+        actions = view["legal_actions"]
+        if not actions:
+            out.errors.append(f"game {gid}: awaited seat {seat} has no legal action")
+            return
+        action = policy(view["table"], actions, rng, True) or actions[rng.randrange(len(actions))]
+        t0 = time.perf_counter()
+        r = players[seat].post(f"/v1/games/{gid}/commands", action)
+        out.command_ms.append((time.perf_counter() - t0) * 1000)
+        if r.status_code != 200:
+            out.errors.append(f"command {action}: {r.status_code} {r.text[:200]}")
+            return
+        out.commands += 1
+        view = r.json()["view"]
+    out.errors.append(f"game {gid}: not finished after {max_commands} commands")
+
+
+def client(args: tuple[str, str, int, dict[str, Any], str, int, int]) -> ClientResult:
+    """One client process: play ``games`` games one after another."""
+    base, ruleset, seats, options, bot, games, seed = args
+    rng = random.Random(seed)
+    out = ClientResult()
+    for _ in range(games):
+        try:
+            play_one_game(base, ruleset, seats, options, bot, rng, out)
+        except requests.RequestException as exc:
+            out.errors.append(f"http: {exc}")
+    return out
