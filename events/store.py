@@ -85,6 +85,19 @@ class FeedCursor:
 _COLUMNS = "stream_id, version, type, schema_version, data, metadata, recorded_at, prev_hash, hash"
 
 
+# The stream row and its snapshot, with the events newer than the snapshot (if any)
+# joined on: one row per newer event, or one row with NULL event columns.
+_LOAD_SQL = (
+    "SELECT s.version, s.head, sn.version, sn.fingerprint, sn.state,"
+    " e.stream_id, e.version, e.type, e.schema_version, e.data, e.metadata, e.recorded_at, e.prev_hash, e.hash"
+    " FROM streams s"
+    " LEFT JOIN snapshots sn ON sn.stream_id = s.stream_id AND sn.fingerprint = %s"
+    " LEFT JOIN events e ON e.stream_id = s.stream_id AND e.version > coalesce(sn.version, 0)"
+    "  AND e.version <= s.version"
+    " WHERE s.stream_id = %s ORDER BY e.version"
+)
+
+
 def _recorded(row: Sequence[Any]) -> RecordedEvent:
     return RecordedEvent(row[0], row[1], row[2], row[3], row[4], row[5], row[6], bytes(row[7]), bytes(row[8]))
 
@@ -165,26 +178,16 @@ class EventStore:
     def load(self, stream_id: uuid.UUID, fingerprint: str | None = None) -> Loaded | None:
         """Head, the snapshot if it was made by ``fingerprint``'s code, and the newer events.
 
-        Two indexed reads whatever the stream's length: the snapshot row, then only
-        the events after it (none when the snapshot is at the head).
+        One round trip whatever the stream's length: the stream row, the snapshot row,
+        and only the events after the snapshot (none when it is at the head).
         """
         with self.db.connection() as conn:
-            row = conn.execute(
-                "SELECT s.version, s.head, sn.version, sn.fingerprint, sn.state FROM streams s"
-                " LEFT JOIN snapshots sn ON sn.stream_id = s.stream_id AND sn.fingerprint = %s"
-                " WHERE s.stream_id = %s",
-                (fingerprint, stream_id),
-            ).fetchone()
-            if row is None:
-                return None
-            version, head, snap_version, snap_fp, snap_state = row
-            snap = Snapshot(snap_version, snap_fp, bytes(snap_state)) if snap_state is not None else None
-            after = snap.version if snap else 0
-            events = [
-                _recorded(r) for r in conn.execute(
-                    f"SELECT {_COLUMNS} FROM events WHERE stream_id = %s AND version > %s AND version <= %s"
-                    " ORDER BY version", (stream_id, after, version))
-            ]
+            rows = conn.execute(_LOAD_SQL, (fingerprint, stream_id)).fetchall()
+        if not rows:
+            return None
+        version, head, snap_version, snap_fp, snap_state = rows[0][:5]
+        snap = Snapshot(snap_version, snap_fp, bytes(snap_state)) if snap_state is not None else None
+        events = [_recorded(r[5:]) for r in rows if r[5] is not None]
         return Loaded(version, bytes(head), snap, events)
 
     def verify(self, stream_id: uuid.UUID) -> int | None:
