@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from domain.rules.corte_model import (
-    AWAIT_ACTION, FINAL_LAP, FINAL_WINDOW, GAME_OVER, HOLDING, INITIAL_PEEK, KING_DECIDE, POWER, TURNS,
+    AWAIT_ACTION, FINAL_LAP, FINAL_WINDOW, GAME_OVER, HOLDING, INITIAL_PEEK, KING_DECIDE, POWER, ROUND_SETUP, TURNS,
     CallMade, CardDiscarded, CardDrawn, CardGiven, CardsPeeked, CardsSwapped, ClaimResolved, DrawSkipped,
     FinalWindowEnded, FinalWindowStarted, GameEnded, GameStarted, KingKept, Opts, Passed, PeekChosen,
     PenaltyCardDealt, PowerSkipped, RoundDealt, RoundRevealed, RoundScored, State, StockReshuffled,
@@ -24,7 +24,7 @@ def _started(_: State | None, e: GameStarted) -> State:
     n = e.players
     return State(
         players=n, opts=opts, options=tuple(sorted(e.options.items())), first_dealer=e.first_dealer,
-        round=0, dealer=e.first_dealer, scores=(0,) * n, last_scores=None, phase=INITIAL_PEEK, turn=None,
+        round=0, dealer=e.first_dealer, scores=(0,) * n, last_scores=None, phase=ROUND_SETUP, turn=None,
         step=None, turn_no=0, held=None, power=None, king=None, layouts=(), stock=(), pile=(), window=None,
         window_seq=0, notebook=Notebook(), peeked=frozenset(), caller=None, own_turns=(0,) * n, skips=0,
         shuffles=(), winners=None)
@@ -87,7 +87,7 @@ def _discarded(s: State, e: CardDiscarded) -> State:
     if e.slot is not None:  # Replace: the drawn card goes face down where the discarded one was
         layouts = _put(layouts, e.seat, e.slot, s.held)
         nb = nb.forget(e.seat, e.slot).learn(e.seat, e.seat, e.slot)
-    step = POWER if e.power is not None else s.step
+    step = POWER if e.power is not None else None  # None: the turn is ending (until TurnEnded)
     return with_(s, layouts=layouts, notebook=nb, pile=s.pile + (e.card,), held=None, power=e.power,
                    step=step, skips=0)
 

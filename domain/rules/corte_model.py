@@ -97,6 +97,7 @@ def value(card: Card) -> int:
 
 # ---------------------------------------------------------------- phases and steps
 
+ROUND_SETUP = "ROUND_SETUP"  # only between GameStarted and the first RoundDealt
 INITIAL_PEEK = "INITIAL_PEEK"
 TURNS = "TURNS"
 FINAL_LAP = "FINAL_LAP"

@@ -143,7 +143,7 @@ def legal_actions(s: State, seat: int) -> list[JSON]:
 def awaiting(s: State) -> tuple[int, ...]:
     if s.phase == INITIAL_PEEK:
         return tuple(p for p in range(s.players) if p not in s.peeked)
-    if s.phase in (TURNS, FINAL_LAP) and s.turn is not None:
+    if s.phase in (TURNS, FINAL_LAP) and s.turn is not None and s.step is not None:
         return (s.turn,)
     if s.phase == FINAL_WINDOW:
         return tuple(p for p in range(s.players) if has_claim(s, p))
