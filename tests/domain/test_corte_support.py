@@ -5,10 +5,11 @@ the code under test.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
-from domain.cards import french_pack
+from domain.cards import french_pack, is_card_code
 from domain.rules.corte import RULESET as R
 from domain.rules.corte_model import GameStarted, PeekChosen, RoundDealt, State
 
@@ -97,3 +98,115 @@ def turn(state: State, seat: int, *, replace: str | None = None) -> tuple[State,
     else:
         state, ev2 = act(state, seat, {"type": "Replace", "slot": replace})
     return state, ev + ev2
+
+
+# ---------------------------------------------------------------- an independent record of what each seat saw
+
+
+def cards_in(value: Any) -> list[str]:
+    """Every card code in a JSON value, including card codes written inside sentences."""
+    out: list[str] = []
+    if isinstance(value, dict):
+        for v in value.values():
+            out += cards_in(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            out += cards_in(v)
+    elif isinstance(value, str):
+        if is_card_code(value):
+            out.append(value)
+        else:
+            out += [w for w in re.split(r"[^0-9A-Za-z]+", value) if is_card_code(w) and w not in ("JK",)]
+    return out
+
+
+class Record:
+    """What each seat was shown, and which face-down locations it can still follow.
+
+    Written from RULES §2.4, §6 and Appendix B, from the true events only; it shares no
+    code with the ruleset's notebook or redaction.
+    """
+
+    def __init__(self, players: int, seats: list[int | None]) -> None:
+        self.players = players
+        self.seats = seats
+        self.shown: dict[int | None, set[str]] = {s: set() for s in seats}
+        self.known: dict[int | None, set[tuple[int, str]]] = {s: set() for s in seats}
+
+    def event_shows(self, e: Any, seat: int | None) -> set[str]:
+        """The cards this event itself shows ``seat`` (public ones to everyone)."""
+        k = type(e).__name__
+        mine = seat is not None and seat == getattr(e, "seat", None)
+        if k == "RoundDealt":
+            return {e.upcard} if e.upcard else set()
+        if k in ("PeekChosen", "CardsPeeked"):
+            return set(e.cards) if mine else set()
+        if k == "CardDrawn":
+            return {e.card} if mine else set()
+        if k == "CardDiscarded":
+            return {e.card} | ({e.placed} if mine and e.placed else set())
+        if k == "WindowOpened":
+            return {e.card}
+        if k == "ClaimResolved":
+            out = {e.window_card}
+            if e.outcome == "correct" or e.reveal == "public" or (e.reveal == "snapper_only" and seat == e.actor):
+                out |= set(e.revealed)
+            return out
+        if k == "PenaltyCardDealt":
+            return {e.card} if mine and e.visible_to_owner else set()
+        if k == "RoundRevealed":
+            return {c for lay in e.layouts for _, c in lay if c} | {c for o in e.orders for c in o["order"]}
+        return set()
+
+    def apply(self, e: Any) -> None:
+        k = type(e).__name__
+        for seat in self.seats:
+            self.shown[seat] |= self.event_shows(e, seat)
+        everyone = [s for s in self.seats if s is not None]
+        if k == "RoundDealt":
+            for s in self.seats:
+                self.known[s] = set()
+        elif k == "PeekChosen":
+            if e.seat in self.known:
+                self.known[e.seat] |= {(e.seat, x) for x in e.slots}
+        elif k == "CardsPeeked":
+            if e.seat in self.known:
+                self.known[e.seat] |= set(e.targets)
+        elif k == "CardDiscarded" and e.slot is not None:
+            self._drop((e.seat, e.slot))
+            if e.seat in self.known:
+                self.known[e.seat].add((e.seat, e.slot))
+        elif k == "CardsSwapped":
+            a, b = tuple(e.a), tuple(e.b)
+            for s in self.seats:
+                ka, kb = a in self.known[s], b in self.known[s]
+                self.known[s] -= {a, b}
+                if ka:
+                    self.known[s].add(b)
+                if kb:
+                    self.known[s].add(a)
+        elif k == "ClaimResolved":
+            target = tuple(e.targets[0])
+            if e.outcome == "correct":
+                self._drop(target)
+            elif e.reveal == "public":
+                for s in everyone:
+                    self.known[s].add(target)
+            elif e.reveal == "snapper_only" and e.actor in self.known:
+                self.known[e.actor].add(target)
+        elif k == "CardGiven":
+            dst = (e.rival, e.rival_slot)
+            src = (e.snapper, e.from_slot)
+            for s in self.seats:
+                had = src in self.known[s] and e.source == "layout"
+                self.known[s] -= {src, dst}
+                if had:
+                    self.known[s].add(dst)
+        elif k == "PenaltyCardDealt":
+            self._drop((e.seat, e.slot))
+            if e.visible_to_owner and e.seat in self.known:
+                self.known[e.seat].add((e.seat, e.slot))
+
+    def _drop(self, loc: tuple[int, str]) -> None:
+        for s in self.seats:
+            self.known[s].discard(loc)
