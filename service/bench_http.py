@@ -155,3 +155,79 @@ def client(args: tuple[str, str, int, dict[str, Any], str, int, int]) -> ClientR
         except requests.RequestException as exc:
             out.errors.append(f"http: {exc}")
     return out
+
+
+class LocalSeat:
+    """A seat driven through the app in-process (Flask test client): to build long games fast."""
+
+    def __init__(self, client: Any, name: str) -> None:
+        self.client = client
+        r = client.post("/v1/players", json={"name": name})
+        self.token = r.get_json()["token"]
+        self.headers = {"Authorization": "Bearer " + self.token}
+
+    def get(self, path: str) -> Any:
+        return self.client.get(path, headers=self.headers).get_json()
+
+    def post(self, path: str, body: Any) -> tuple[int, Any]:
+        r = self.client.post(path, json=body, headers=self.headers)
+        return r.status_code, r.get_json()
+
+
+def build_long_game(client: Any, ruleset: str, options: dict[str, Any], seats: int, events: int,
+                    rng: random.Random) -> tuple[str, list[str]]:
+    """A game played in-process by greedy bots until it holds at least ``events`` events."""
+    policy = bots.policy(ruleset, "greedy")
+    players = [LocalSeat(client, f"long-{i}") for i in range(seats)]
+    status, body = players[0].post("/v1/games", {"ruleset": ruleset, "seats": seats, "options": options})
+    if status != 201:
+        raise RuntimeError(f"create: {status} {body}")
+    gid = body["id"]
+    for p in players[1:]:
+        p.post(f"/v1/games/{gid}/join", {})
+    view = players[0].get(f"/v1/games/{gid}/view")
+    while view["version"] < events:
+        if view["status"] != "active":
+            raise RuntimeError(f"game ended at {view['version']} events; choose options for a longer game")
+        seat = view["awaiting"][0]
+        if view["seat"] != seat:
+            view = players[seat].get(f"/v1/games/{gid}/view")
+        actions = view["legal_actions"]
+        action = policy(view["table"], actions, rng, True) or actions[rng.randrange(len(actions))]
+        status, body = players[seat].post(f"/v1/games/{gid}/commands", action)
+        if status != 200:
+            raise RuntimeError(f"command: {status} {body}")
+        view = body["view"]
+    return gid, [p.token for p in players]
+
+
+def measure_game(base: str, ruleset: str, gid: str, tokens: list[str], commands: int, views: int,
+                 rng: random.Random, out: ClientResult) -> None:
+    """Latency of ``views`` view loads and of the next ``commands`` commands, over HTTP."""
+    policy = bots.policy(ruleset, "greedy")
+    sessions = []
+    for token in tokens:
+        s = requests.Session()
+        s.headers["Authorization"] = "Bearer " + token
+        sessions.append(s)
+    view = sessions[0].get(f"{base}/v1/games/{gid}/view", timeout=60).json()
+    for _ in range(views):
+        t0 = time.perf_counter()
+        r = sessions[0].get(f"{base}/v1/games/{gid}/view", timeout=60)
+        out.view_ms.append((time.perf_counter() - t0) * 1000)
+        if r.status_code != 200:
+            out.errors.append(f"view {r.status_code}")
+    for _ in range(commands):
+        seat = view["awaiting"][0]
+        if view["seat"] != seat:
+            view = sessions[seat].get(f"{base}/v1/games/{gid}/view", timeout=60).json()
+        actions = view["legal_actions"]
+        action = policy(view["table"], actions, rng, True) or actions[rng.randrange(len(actions))]
+        t0 = time.perf_counter()
+        r = sessions[seat].post(f"{base}/v1/games/{gid}/commands", json=action, timeout=60)
+        out.command_ms.append((time.perf_counter() - t0) * 1000)
+        if r.status_code != 200:
+            out.errors.append(f"command {r.status_code} {r.text[:200]}")
+            return
+        out.commands += 1
+        view = r.json()["view"]

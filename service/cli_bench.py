@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import sys
 from importlib import metadata
 from typing import Any
 
@@ -227,3 +228,65 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
     click.echo(f"  peer commands/s       {peer['per_second']:>10}   (eventsourcing load+event+save)")
     click.echo(f"  api / floor           {report['ratios']['api_to_floor']:>10}")
     click.echo(f"  api / peer            {report['ratios']['api_to_peer']:>10}")
+
+
+@bench.command("length")
+@click.option("--games", default=4, show_default=True, type=click.IntRange(1, 100), help="Games per length.")
+@click.option("--commands", default=25, show_default=True, type=click.IntRange(1, 1000),
+              help="Commands measured per game.")
+@click.option("--views", default=25, show_default=True, type=click.IntRange(1, 1000),
+              help="View loads measured per game.")
+@click.option("--lengths", default="50,500,5000", show_default=True, help="Game lengths in events.")
+@click.option("--json", "as_json", is_flag=True)
+def bench_length(games: int, commands: int, views: int, lengths: str, as_json: bool) -> None:
+    """Command and view latency in games of 50, 500 and 5,000 events (Corte played on and on)."""
+    import random
+
+    from service.app import create_app
+    from service.bench_http import ClientResult, Server, build_long_game, measure_game
+
+    sizes = [int(x) for x in lengths.split(",")]
+    options = {"target_score": 10**9}  # the game never ends: it only grows
+    scratch, drop, embedded = _scratch()
+    rows = []
+    try:
+        app = create_app({"database_url": scratch, "auto_migrate": False})
+        client = app.test_client()
+        rng = random.Random(7)
+        built: dict[int, list[tuple[str, list[str]]]] = {}
+        with click.progressbar(length=len(sizes) * games, label="building games", file=sys.stderr) as bar:
+            for size in sizes:
+                built[size] = []
+                for _ in range(games):
+                    built[size].append(build_long_game(client, "corte", options, 4, size, rng))
+                    bar.update(1)
+        app.extensions["facedown_api"].live.close()
+        app.extensions["facedown"].db.close()
+        with Server(scratch) as server:
+            for size in sizes:
+                out = ClientResult()
+                for gid, tokens in built[size]:
+                    measure_game(server.url, "corte", gid, tokens, commands, views, rng, out)
+                rows.append({"events": size, "games": games, "errors": len(out.errors),
+                             "command": _latency(out.command_ms), "view": _latency(out.view_ms)})
+    finally:
+        drop()
+        if embedded is not None:
+            embedded.stop()
+    first, last = rows[0], rows[-1]
+    ratios = {"command_p50": round(last["command"]["p50_ms"] / first["command"]["p50_ms"], 3),
+              "view_p50": round(last["view"]["p50_ms"] / first["view"]["p50_ms"], 3),
+              "command_p99": round(last["command"]["p99_ms"] / first["command"]["p99_ms"], 3),
+              "view_p99": round(last["view"]["p99_ms"] / first["view"]["p99_ms"], 3)}
+    report = {"benchmark": "length", "settings": {"games_per_length": games, "commands": commands, "views": views,
+                                                  "ruleset": "corte", "options": options},
+              "environment": environment(), "units": {"*_ms": "milliseconds"}, "results": rows,
+              f"ratio_{sizes[-1]}_to_{sizes[0]}": ratios}
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+        return
+    click.echo(f"bench length: corte, {games} games per length, {commands} commands and {views} views each")
+    for r in rows:
+        click.echo(f"  {r['events']:>6} events  command p50 {r['command']['p50_ms']:>7} p99 {r['command']['p99_ms']:>7}"
+                   f"   view p50 {r['view']['p50_ms']:>7} p99 {r['view']['p99_ms']:>7}   errors {r['errors']}")
+    click.echo(f"  ratio {sizes[-1]} / {sizes[0]}: {ratios}")
