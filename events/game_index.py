@@ -42,19 +42,32 @@ def get_secret(db: Database, stream_id: uuid.UUID) -> bytes | None:
     return None if row is None else bytes(row[0])
 
 
+_UPSERT = (
+    " ON CONFLICT (stream_id) DO UPDATE SET ruleset = EXCLUDED.ruleset, name = EXCLUDED.name,"
+    " status = EXCLUDED.status, seats = EXCLUDED.seats, awaiting = EXCLUDED.awaiting,"
+    " updated_at = EXCLUDED.updated_at, version = EXCLUDED.version, player_ids = EXCLUDED.player_ids"
+    " WHERE game_index.version < EXCLUDED.version"
+)
+
+
+def _params(row: IndexRow) -> list[Any]:
+    players = [uuid.UUID(s["player_id"]) for s in row.seats if s.get("player_id")]
+    return [row.id, row.ruleset, row.name, row.status, Jsonb(row.seats), row.awaiting, row.updated_at,
+            row.version, players]
+
+
 def upsert(db: Database, row: IndexRow) -> None:
     """Write the row unless a newer version is already there (concurrent writers)."""
-    players = [uuid.UUID(s["player_id"]) for s in row.seats if s.get("player_id")]
     with db.connection() as conn:
-        conn.execute(
-            f"INSERT INTO game_index ({_COLS}, player_ids) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
-            " ON CONFLICT (stream_id) DO UPDATE SET ruleset = EXCLUDED.ruleset, name = EXCLUDED.name,"
-            " status = EXCLUDED.status, seats = EXCLUDED.seats, awaiting = EXCLUDED.awaiting,"
-            " updated_at = EXCLUDED.updated_at, version = EXCLUDED.version, player_ids = EXCLUDED.player_ids"
-            " WHERE game_index.version < EXCLUDED.version",
-            (row.id, row.ruleset, row.name, row.status, Jsonb(row.seats), row.awaiting, row.updated_at,
-             row.version, players),
-        )
+        conn.execute(f"INSERT INTO game_index ({_COLS}, player_ids) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                     + _UPSERT, _params(row))
+
+
+def upsert_projection(row: IndexRow) -> tuple[str, list[Any]]:
+    """The upsert as a projection for :meth:`EventStore.append` (same statement, same commit)."""
+    return (f"INSERT INTO game_index ({_COLS}, player_ids)"
+            " SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s FROM appended WHERE appended.status = 'appended'"
+            + _UPSERT, _params(row))
 
 
 def listing(db: Database, status: str | None, limit: int) -> list[IndexRow]:

@@ -119,6 +119,7 @@ class EventStore:
         snapshot: Snapshot | None = None,
         kind: str = "game",
         notify: bool = True,
+        projection: tuple[str, Sequence[Any]] | None = None,
     ) -> AppendResult:
         """Append ``events`` if the stream is at ``expected_version``, in one call.
 
@@ -126,6 +127,9 @@ class EventStore:
         ``command_id`` returns the first result with ``duplicate=True`` and appends
         nothing; with another ``request_hash`` it raises :class:`IdempotencyConflict`.
         ``notify=False`` leaves the wake-up hint to a :class:`events.notify.Notifier`.
+        ``projection`` is an SQL statement (with its parameters) that updates a read
+        model in the same statement and transaction, run only if the append happened;
+        it may read the append's result from the CTE ``appended``.
         """
         payload = [
             {
@@ -137,15 +141,17 @@ class EventStore:
             }
             for e in events
         ]
+        params: list[Any] = [
+            stream_id, kind, expected_version, command_id, request_hash, Jsonb(payload),
+            snapshot.fingerprint if snapshot else None, snapshot.state if snapshot else None, notify,
+        ]
+        sql = "SELECT * FROM fd_append(%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+        if projection is not None:
+            # one round trip and one commit for the log and its read model
+            sql = f"WITH appended AS ({sql}), projected AS ({projection[0]}) SELECT * FROM appended"
+            params.extend(projection[1])
         with self.db.connection() as conn:
-            row = conn.execute(
-                "SELECT * FROM fd_append(%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                (
-                    stream_id, kind, expected_version, command_id, request_hash, Jsonb(payload),
-                    snapshot.fingerprint if snapshot else None, snapshot.state if snapshot else None,
-                    notify,
-                ),
-            ).fetchone()
+            row = conn.execute(sql, params).fetchone()
         assert row is not None
         status, version, head, first, last = row
         if status == "stale":

@@ -167,12 +167,12 @@ def _append(api: Api, cur: Current, game: Game, events: list[NewEvent], **kw: An
     version = cur.version + len(events)
     snap = Snapshot(version, fingerprint(game.ruleset), pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL))
     try:
-        result = api.store.append(uuid.UUID(game.id), cur.version, events, snapshot=snap, notify=False, **kw)
+        result = api.store.append(uuid.UUID(game.id), cur.version, events, snapshot=snap, notify=False,
+                                  projection=game_index.upsert_projection(index_row(game, version)), **kw)
     except InvalidData as exc:
         raise Problem("validation", f"the request cannot be stored: {exc}") from exc
     if not result.duplicate:
         api.live.hint(game.id, result.version)
-        index_game(api, game, result.version)
     return result
 
 

@@ -174,3 +174,20 @@ def test_a_long_game_loads_as_fast_as_a_short_one(store: EventStore) -> None:
     t_short = _median_load_seconds(store, short)
     t_long = _median_load_seconds(store, long_)
     assert t_long < t_short * 1.5 + 0.0005, (t_short, t_long)
+
+
+def test_a_projection_is_written_with_the_append_and_only_if_it_happened(store: EventStore) -> None:
+    from datetime import datetime, timezone
+
+    from events import game_index
+
+    game = uuid.uuid4()
+
+    def row(version: int, status: str) -> game_index.IndexRow:
+        return game_index.IndexRow(game, "corte", "g", status, [], [], datetime.now(timezone.utc), version)
+
+    store.append(game, 0, [ev(1)], projection=game_index.upsert_projection(row(1, "open")))
+    assert [(r.status, r.version) for r in game_index.all_rows(store.db)] == [("open", 1)]
+    with pytest.raises(ConcurrencyError):
+        store.append(game, 0, [ev(2)], projection=game_index.upsert_projection(row(2, "active")))
+    assert [(r.status, r.version) for r in game_index.all_rows(store.db)] == [("open", 1)]
