@@ -47,21 +47,82 @@ from typing import Any
 from domain import chance
 from domain.cards import french_pack, rank
 from domain.codec import parse_command
-from domain.errors import InvalidCommand, InvalidOptions, Locked, NotYourTurn, NoWindow, RuleError, WrongPhase
-from domain.ruleset import resolve_options
+from domain.errors import (
+    InvalidCommand,
+    InvalidOptions,
+    Locked,
+    NotYourTurn,
+    NoWindow,
+    RuleError,
+    WrongPhase,
+)
 from domain.rules import corte_view
 from domain.rules.corte_evolve import evolve
 from domain.rules.corte_flow import (
-    Out, deal, end_round, end_turn, final_window_done, finish_turn, fires, power_has_target, refill, reshuffle,
+    Out,
+    deal,
+    end_round,
+    end_turn,
+    final_window_done,
+    finish_turn,
+    fires,
+    power_has_target,
+    refill,
+    reshuffle,
 )
 from domain.rules.corte_model import (
-    AWAIT_ACTION, COMMAND_TYPES, EVENT_TYPES, FINAL_LAP, FINAL_WINDOW, GAME_OVER, HOLDING, INITIAL_PEEK,
-    KING_DECIDE, OPTIONS, POWER, TURNS, BlindSwap, CallCorte, CallMade, CardDiscarded, CardDrawn, CardGiven,
-    CardsPeeked, CardsSwapped, ChoosePeek, ClaimResolved, DiscardDrawn, Draw, FinalWindowEnded,
-    FinalWindowExpired, GameStarted, KingKeep, KingKept, KingLook, KingSwap, Pass, Passed, PeekChosen, PeekOwn,
-    PeekRival, PenaltyCardDealt, PowerSkipped, Replace, SkipPower, SkipTurn, SnapOwn, SnapRival, State,
-    TimeoutApplied, TurnSkipped, TurnTimedOut, WindowClosed, WindowOpened, WindowWon,
+    AWAIT_ACTION,
+    COMMAND_TYPES,
+    EVENT_TYPES,
+    FINAL_LAP,
+    FINAL_WINDOW,
+    GAME_OVER,
+    HOLDING,
+    INITIAL_PEEK,
+    KING_DECIDE,
+    OPTIONS,
+    POWER,
+    TURNS,
+    BlindSwap,
+    CallCorte,
+    CallMade,
+    CardDiscarded,
+    CardDrawn,
+    CardGiven,
+    CardsPeeked,
+    CardsSwapped,
+    ChoosePeek,
+    ClaimResolved,
+    DiscardDrawn,
+    Draw,
+    FinalWindowEnded,
+    FinalWindowExpired,
+    GameStarted,
+    KingKeep,
+    KingKept,
+    KingLook,
+    KingSwap,
+    Pass,
+    Passed,
+    PeekChosen,
+    PeekOwn,
+    PeekRival,
+    PenaltyCardDealt,
+    PowerSkipped,
+    Replace,
+    SkipPower,
+    SkipTurn,
+    SnapOwn,
+    SnapRival,
+    State,
+    TimeoutApplied,
+    TurnSkipped,
+    TurnTimedOut,
+    WindowClosed,
+    WindowOpened,
+    WindowWon,
 )
+from domain.ruleset import resolve_options
 from domain.windows import occupied_slot, parse_penalty_to, require_window
 
 NAME = "corte"
@@ -414,6 +475,8 @@ _HANDLERS: dict[type, Callable[[Out, int, Any], None]] = {
 
 # ---------------------------------------------------------------- the ruleset
 
+_PARSED: dict[tuple[Any, ...], Any] = {}
+
 
 class Corte:
     """The Corte ruleset (satisfies :class:`domain.ruleset.Ruleset`)."""
@@ -441,7 +504,26 @@ class Corte:
         return tuple(out.events)
 
     def parse_command(self, data: Any) -> Any:
-        return parse_command(data, COMMAND_TYPES)
+        """:func:`domain.codec.parse_command`, remembered for scalar-only commands.
+
+        Commands are immutable, so an accepted one can be handed out again for the same
+        JSON (same keys, values *and* value types: ``true`` never passes for ``1``).
+        """
+        key: tuple[Any, ...] | None = None
+        if type(data) is dict:
+            key = tuple((k, type(v), v) for k, v in data.items())
+            try:
+                hit = _PARSED.get(key)
+            except TypeError:  # a list inside: not cached
+                key = hit = None
+            if hit is not None:
+                return hit
+        command = parse_command(data, COMMAND_TYPES)
+        if key is not None:
+            if len(_PARSED) >= 4096:
+                _PARSED.clear()
+            _PARSED[key] = command
+        return command
 
     def decide(self, state: State, seat: int | None, command: Any, key: bytes) -> tuple[Any, ...]:
         if state is None:

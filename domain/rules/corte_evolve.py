@@ -10,11 +10,46 @@ from dataclasses import replace
 from typing import Any
 
 from domain.rules.corte_model import (
-    AWAIT_ACTION, FINAL_LAP, FINAL_WINDOW, GAME_OVER, HOLDING, INITIAL_PEEK, KING_DECIDE, POWER, ROUND_SETUP, TURNS,
-    CallMade, CardDiscarded, CardDrawn, CardGiven, CardsPeeked, CardsSwapped, ClaimResolved, DrawSkipped,
-    FinalWindowEnded, FinalWindowStarted, GameEnded, GameStarted, KingKept, Opts, Passed, PeekChosen,
-    PenaltyCardDealt, PowerSkipped, RoundDealt, RoundRevealed, RoundScored, State, StockReshuffled,
-    TimeoutApplied, TurnEnded, TurnSkipped, WindowClosed, WindowOpened, WindowWon, with_,
+    AWAIT_ACTION,
+    FINAL_LAP,
+    FINAL_WINDOW,
+    GAME_OVER,
+    HOLDING,
+    INITIAL_PEEK,
+    KING_DECIDE,
+    POWER,
+    ROUND_SETUP,
+    TURNS,
+    CallMade,
+    CardDiscarded,
+    CardDrawn,
+    CardGiven,
+    CardsPeeked,
+    CardsSwapped,
+    ClaimResolved,
+    DrawSkipped,
+    FinalWindowEnded,
+    FinalWindowStarted,
+    GameEnded,
+    GameStarted,
+    KingKept,
+    Opts,
+    Passed,
+    PeekChosen,
+    PenaltyCardDealt,
+    PowerSkipped,
+    RoundDealt,
+    RoundRevealed,
+    RoundScored,
+    State,
+    StockReshuffled,
+    TimeoutApplied,
+    TurnEnded,
+    TurnSkipped,
+    WindowClosed,
+    WindowOpened,
+    WindowWon,
+    with_,
 )
 from domain.table import BASE_SLOTS, Layout, Notebook, Window
 
@@ -227,7 +262,7 @@ def evolve(state: State | None, event: Any) -> State:
 def evolve_and_remember(state: State | None, event: Any) -> State:
     """:func:`evolve`, remembered for the identical (state, event) objects."""
     out = _EVOLVERS[type(event)](state, event)
-    if len(_MEMO) >= 512:
+    if len(_MEMO) >= 64:  # only the last command's events are ever looked up again
         _MEMO.clear()
     _MEMO[id(event)] = (state, event, out)
     return out

@@ -11,8 +11,21 @@ from domain import table
 from domain.cards import french_pack, rank
 from domain.rules.corte_evolve import evolve_and_remember
 from domain.rules.corte_model import (
-    FINAL_WINDOW, POWER_RANKS, DrawSkipped, FinalWindowEnded, FinalWindowStarted, GameEnded, RoundDealt,
-    RoundRevealed, RoundScored, State, StockReshuffled, TurnEnded, TurnSkipped, WindowClosed, WindowOpened,
+    FINAL_WINDOW,
+    POWER_RANKS,
+    DrawSkipped,
+    FinalWindowEnded,
+    FinalWindowStarted,
+    GameEnded,
+    RoundDealt,
+    RoundRevealed,
+    RoundScored,
+    State,
+    StockReshuffled,
+    TurnEnded,
+    TurnSkipped,
+    WindowClosed,
+    WindowOpened,
     value,
 )
 from domain.rules.corte_view import can_call, can_draw, has_claim
@@ -21,7 +34,7 @@ from domain.rules.corte_view import can_call, can_draw, has_claim
 class Out:
     """Events produced so far, and the state they lead to."""
 
-    __slots__ = ("s", "events", "key")
+    __slots__ = ("events", "key", "s")
 
     def __init__(self, state: State, key: bytes) -> None:
         self.s = state
@@ -201,7 +214,7 @@ def end_round(out: Out, reason: str) -> None:
     if s.window is not None:
         out.emit(WindowClosed(s.window.id, "final"))
     tot = totals(s)
-    orders = tuple({"shuffle_no": no, "order": list(order), "salt": salt, "commitment": com}
+    orders = tuple({"shuffle_no": no, "order": tuple(order), "salt": salt, "commitment": com}
                    for no, order, salt, com in s.shuffles)
     out.emit(RoundRevealed(s.round, tuple(tuple(zip(lay.slots, lay.cards)) for lay in s.layouts), tot, orders))
     caller = s.caller if reason != "stock_exhausted" else None

@@ -507,4 +507,4 @@ def with_(s: State, **changes: Any) -> State:
     items = list(s)
     for name, v in changes.items():
         items[_INDEX[name]] = v
-    return _new_tuple(State, items)  # type: ignore[no-any-return]
+    return _new_tuple(State, items)

@@ -9,10 +9,25 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from domain.codec import to_json, typed
+from domain.codec import typed
 from domain.rules.corte_model import (
-    AWAIT_ACTION, FINAL_LAP, FINAL_WINDOW, HOLDING, INITIAL_PEEK, KING_DECIDE, POWER, TURNS, CardDiscarded,
-    CardDrawn, CardGiven, CardsPeeked, ClaimResolved, PeekChosen, PenaltyCardDealt, RoundDealt, State,
+    AWAIT_ACTION,
+    FINAL_LAP,
+    FINAL_WINDOW,
+    HOLDING,
+    INITIAL_PEEK,
+    KING_DECIDE,
+    POWER,
+    TURNS,
+    CardDiscarded,
+    CardDrawn,
+    CardGiven,
+    CardsPeeked,
+    ClaimResolved,
+    PeekChosen,
+    PenaltyCardDealt,
+    RoundDealt,
+    State,
     StockReshuffled,
 )
 from domain.table import Layout
@@ -85,6 +100,7 @@ def _power_actions(s: State, seat: int) -> list[JSON]:
     locked = s.locked()
     rivals = [(p, slot) for p in range(s.players) if p != seat for slot in s.layouts[p].occupied()]
     r = s.power
+    out: list[JSON]
     if r == "5":
         out = [{"type": "PeekOwn", "slot": slot} for slot in own]
     elif r == "6":
@@ -226,11 +242,8 @@ def redact(event: Any, seat: int | None) -> JSON:
     elif isinstance(event, PenaltyCardDealt):
         if not (event.visible_to_owner and seat == event.seat):
             d["card"] = None
-    elif isinstance(event, ClaimResolved):
-        if event.outcome != "correct":
-            if event.reveal == "none" or (event.reveal == "snapper_only" and seat != event.actor):
-                d["revealed"] = [None] * len(event.revealed)
+    elif isinstance(event, ClaimResolved) and event.outcome != "correct" and (
+            event.reveal == "none" or (event.reveal == "snapper_only" and seat != event.actor)):
+        # a correctly snapped card lies face up; a wrong or late one is flipped per the option
+        d["revealed"] = [None] * len(event.revealed)
     return d
-
-
-__all__ = ["view", "redact", "legal_actions", "awaiting", "summary", "to_json"]

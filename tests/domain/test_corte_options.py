@@ -40,7 +40,7 @@ def test_c1_a_card_replaced_out_of_the_grid_fires_its_power_only_under_replaced_
 
 def test_c1_a_drawn_power_card_discarded_directly_always_fires() -> None:
     s = game([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]], stock_top=["6D"])
-    s, ev = turn(s, 0)
+    s, _ = turn(s, 0)
     assert s.step == "POWER" and s.power == "6"
 
 
@@ -50,7 +50,7 @@ def test_c1_a_drawn_power_card_discarded_directly_always_fires() -> None:
 def test_c2_by_default_the_pile_starts_empty_and_no_window_opens_until_the_first_discard() -> None:
     s = game(THREE, peeks=False)
     for p in range(3):
-        s, ev = act(s, p, {"type": "ChoosePeek", "slots": ["A", "B"]})
+        s, _ = act(s, p, {"type": "ChoosePeek", "slots": ["A", "B"]})
     assert s.pile == () and s.window is None and s.phase == "TURNS"
 
 
@@ -167,7 +167,7 @@ def test_c8_the_penalty_card_is_unseen_unless_penalty_card_visible_to_owner(visi
     pen = of(ev, "PenaltyCardDealt")
     assert R.redact(pen, 2)["card"] == ("QD" if visible else None)
     assert R.redact(pen, 0)["card"] is None and R.redact(pen, None)["card"] is None
-    e1 = [x for x in R.view(s, 2)["players"][2]["layout"] if x["slot"] == "E1"][0]
+    e1 = next(x for x in R.view(s, 2)["players"][2]["layout"] if x["slot"] == "E1")
     assert e1["card"] == ("QD" if visible else None)
 
 
@@ -320,7 +320,7 @@ def test_c15_the_callers_grid_is_locked_by_default() -> None:
         act(s, 0, {"type": "BlindSwap", "own_slot": "A", "rival": 2, "rival_slot": "A"})
     s, _ = act(s, 0, {"type": "BlindSwap", "own_slot": "A", "rival": 1, "rival_slot": "A"})
     s, _ = turn(s, 1)  # the K: looking at the caller is allowed, swapping is not
-    s, ev = act(s, 1, {"type": "KingLook", "own_slot": "A", "rival": 2, "rival_slot": "A"})
+    s, _ = act(s, 1, {"type": "KingLook", "own_slot": "A", "rival": 2, "rival_slot": "A"})
     assert kinds(s, 1) == {"KingKeep"}
     with pytest.raises(Locked):
         act(s, 1, {"type": "KingSwap"})

@@ -3,7 +3,14 @@ from __future__ import annotations
 
 import pytest
 
-from domain.errors import InvalidCommand, InvalidOptions, NotYourTurn, RuleError, StaleWindow, WrongPhase
+from domain.errors import (
+    InvalidCommand,
+    InvalidOptions,
+    NotYourTurn,
+    RuleError,
+    StaleWindow,
+    WrongPhase,
+)
 from domain.rules.corte_flow import winners
 from tests.domain.test_corte_support import R, act, game, grid, names, of, turn
 
@@ -226,3 +233,26 @@ def test_play_another_round_deals_again_on_a_tie() -> None:
              options={"common.tiebreak": "play_another_round", "common.round_turn_limit": 1})
     s, ev = turn(s, 0)
     assert s.scores == (15, 15, 110) and names(ev)[-1] == "RoundDealt"
+
+
+def test_every_event_and_command_survives_a_json_round_trip() -> None:
+    import json
+
+    from domain.codec import build, to_json, typed
+    from domain.simulation import play
+
+    result = play(R, 3, {"target_score": 30, "initial_upcard": True}, 5, "random", max_steps=600)
+    for e in result.events:
+        data = json.loads(json.dumps(typed(e)))
+        name = data.pop("type")
+        assert build(R.event_types[name], data) == e, name
+        for seat in (None, 0, 1, 2):
+            json.dumps(R.redact(e, seat))
+    state = None
+    for e in result.events[:200]:
+        state = R.evolve(state, e)
+        for seat in range(3):
+            json.dumps(R.view(state, seat))
+            for action in R.legal_actions(state, seat):
+                command = R.parse_command(json.loads(json.dumps(action)))
+                assert R.parse_command(to_json(typed(command))) == command
