@@ -43,9 +43,10 @@ def db_upgrade() -> None:
 
 def _register_optional_commands() -> None:
     """Sub-commands that live in their own modules."""
-    from service import cli_simulate, cli_bench, cli_audit
+    from service import bench_report, cli_audit, cli_bench, cli_simulate
 
     main.add_command(cli_simulate.simulate)
+    cli_bench.bench.add_command(bench_report.bench_report)
     main.add_command(cli_bench.bench)
     main.add_command(cli_audit.audit)
 
