@@ -9,17 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from domain.rules.corte_model import (
-    AWAIT_ACTION,
-    FINAL_LAP,
-    FINAL_WINDOW,
-    GAME_OVER,
-    HOLDING,
-    INITIAL_PEEK,
-    KING_DECIDE,
-    POWER,
-    ROUND_SETUP,
-    TURNS,
+from domain.rules.corte_events import (
     CallMade,
     CardDiscarded,
     CardDrawn,
@@ -33,7 +23,6 @@ from domain.rules.corte_model import (
     GameEnded,
     GameStarted,
     KingKept,
-    Opts,
     Passed,
     PeekChosen,
     PenaltyCardDealt,
@@ -41,7 +30,6 @@ from domain.rules.corte_model import (
     RoundDealt,
     RoundRevealed,
     RoundScored,
-    State,
     StockReshuffled,
     TimeoutApplied,
     TurnEnded,
@@ -49,6 +37,20 @@ from domain.rules.corte_model import (
     WindowClosed,
     WindowOpened,
     WindowWon,
+)
+from domain.rules.corte_model import (
+    AWAIT_ACTION,
+    FINAL_LAP,
+    FINAL_WINDOW,
+    GAME_OVER,
+    HOLDING,
+    INITIAL_PEEK,
+    KING_DECIDE,
+    POWER,
+    ROUND_SETUP,
+    TURNS,
+    Opts,
+    State,
     with_,
 )
 from domain.table import BASE_SLOTS, Layout, Notebook, Window

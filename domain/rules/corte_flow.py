@@ -9,10 +9,7 @@ from typing import Any
 
 from domain import table
 from domain.cards import french_pack, rank
-from domain.rules.corte_evolve import evolve_and_remember
-from domain.rules.corte_model import (
-    FINAL_WINDOW,
-    POWER_RANKS,
+from domain.rules.corte_events import (
     DrawSkipped,
     FinalWindowEnded,
     FinalWindowStarted,
@@ -20,14 +17,14 @@ from domain.rules.corte_model import (
     RoundDealt,
     RoundRevealed,
     RoundScored,
-    State,
     StockReshuffled,
     TurnEnded,
     TurnSkipped,
     WindowClosed,
     WindowOpened,
-    value,
 )
+from domain.rules.corte_evolve import evolve_and_remember
+from domain.rules.corte_model import FINAL_WINDOW, POWER_RANKS, State, value
 from domain.rules.corte_view import can_call, can_draw, has_claim
 
 

@@ -10,6 +10,17 @@ from itertools import combinations
 from typing import Any
 
 from domain.codec import typed
+from domain.rules.corte_events import (
+    CardDiscarded,
+    CardDrawn,
+    CardGiven,
+    CardsPeeked,
+    ClaimResolved,
+    PeekChosen,
+    PenaltyCardDealt,
+    RoundDealt,
+    StockReshuffled,
+)
 from domain.rules.corte_model import (
     AWAIT_ACTION,
     FINAL_LAP,
@@ -19,16 +30,7 @@ from domain.rules.corte_model import (
     KING_DECIDE,
     POWER,
     TURNS,
-    CardDiscarded,
-    CardDrawn,
-    CardGiven,
-    CardsPeeked,
-    ClaimResolved,
-    PeekChosen,
-    PenaltyCardDealt,
-    RoundDealt,
     State,
-    StockReshuffled,
 )
 from domain.table import Layout
 from domain.windows import penalty_choices

@@ -11,7 +11,8 @@ from typing import Any
 
 from domain.cards import french_pack, is_card_code
 from domain.rules.corte import RULESET as R
-from domain.rules.corte_model import GameStarted, PeekChosen, RoundDealt, State
+from domain.rules.corte_events import GameStarted, PeekChosen, RoundDealt
+from domain.rules.corte_model import State
 
 KEY = b"corte-test-key"
 VALUES = {"A": 1, "J": 0, "Q": 20, "K": 20}
