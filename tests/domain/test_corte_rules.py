@@ -256,3 +256,28 @@ def test_every_event_and_command_survives_a_json_round_trip() -> None:
             for action in R.legal_actions(state, seat):
                 command = R.parse_command(json.loads(json.dumps(action)))
                 assert R.parse_command(to_json(typed(command))) == command
+
+
+def test_a_claim_by_the_active_player_while_holding_never_moves_the_turn() -> None:
+    s = game(THREE, stock_top=["7S", "9S"])
+    s, _ = turn(s, 0)  # a window on the 7
+    s, _ = act(s, 1, {"type": "Draw", "source": "stock"})
+    s, ev = act(s, 1, {"type": "SnapRival", "window_id": s.window.id, "rival": 2, "rival_slot": "A",
+                       "give_slot": "B", "penalty_to": "new"})  # wrong: AD
+    assert of(ev, "ClaimResolved").outcome == "wrong"
+    assert (s.turn, s.step, s.held) == (1, "HOLDING", "9S")
+    assert grid(s, 1)["E1"] is not None and grid(s, 1)["B"] == "2H"  # no gift on a wrong snap
+    s, _ = act(s, 1, {"type": "Replace", "slot": "E1"})  # the penalty card may be replaced like any card
+    assert grid(s, 1)["E1"] == "9S" and s.turn == 2
+
+
+def test_the_view_has_the_common_shape() -> None:
+    s = game(THREE, stock_top=["7S"])
+    s, _ = turn(s, 0)
+    v = R.view(s, 1)
+    assert {"ruleset", "seat", "round", "phase", "turn", "dealer", "scores", "players", "stock_count",
+            "discard_top", "window", "call"} <= set(v)
+    assert v["window"] == {"id": s.window.id, "card": "7S", "won": False, "won_by": None, "final": False,
+                           "passed": []}
+    assert v["players"][0]["layout"][0] == {"slot": "A", "card": None, "empty": False}
+    assert R.summary(s) == {"round": 1, "phase": "TURNS", "turn": 1, "dealer": 2, "scores": [0, 0, 0], "turn_no": 2}
