@@ -128,6 +128,23 @@ class Waiters:
         for event in targets:
             event.set()
 
+    def watch(self, stream_id: str) -> Watch:
+        """Register *before* re-checking the database, so that a hint landing between the
+        check and the wait is not lost: ``with waiters.watch(s) as w: check; w.wait(t)``."""
+        return Watch(self, stream_id)
+
+    def _add(self, stream_id: str, event: threading.Event) -> None:
+        with self._lock:
+            self._events[stream_id].add(event)
+
+    def _remove(self, stream_id: str, event: threading.Event) -> None:
+        with self._lock:
+            group = self._events.get(stream_id)
+            if group is not None:
+                group.discard(event)
+                if not group:
+                    del self._events[stream_id]
+
     def wait(self, stream_id: str, timeout: float) -> bool:
         event = threading.Event()
         with self._lock:
@@ -145,3 +162,27 @@ class Waiters:
     def count(self) -> int:
         with self._lock:
             return sum(len(g) for g in self._events.values())
+
+
+class Watch:
+    """One waiter's registration for a stream, held across re-checks (see :meth:`Waiters.watch`)."""
+
+    __slots__ = ("_waiters", "stream_id", "event")
+
+    def __init__(self, waiters: Waiters, stream_id: str) -> None:
+        self._waiters = waiters
+        self.stream_id = stream_id
+        self.event = threading.Event()
+
+    def __enter__(self) -> Watch:
+        self._waiters._add(self.stream_id, self.event)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._waiters._remove(self.stream_id, self.event)
+
+    def wait(self, timeout: float) -> bool:
+        """True if woken by a hint (or a reconnect) within ``timeout``; re-arms for the next."""
+        woken = self.event.wait(timeout) if timeout > 0 else self.event.is_set()
+        self.event.clear()
+        return woken

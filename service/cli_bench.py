@@ -290,3 +290,54 @@ def bench_length(games: int, commands: int, views: int, lengths: str, as_json: b
         click.echo(f"  {r['events']:>6} events  command p50 {r['command']['p50_ms']:>7} p99 {r['command']['p99_ms']:>7}"
                    f"   view p50 {r['view']['p50_ms']:>7} p99 {r['view']['p99_ms']:>7}   errors {r['errors']}")
     click.echo(f"  ratio {sizes[-1]} / {sizes[0]}: {ratios}")
+
+
+@bench.command("stream")
+@click.option("--waiters", default=1000, show_default=True, type=click.IntRange(1, 5000),
+              help="Long-polls; as many SSE streams again.")
+@click.option("--games", default=None, type=click.IntRange(1, 10_000), help="Games  [max(W//10, 10)]")
+@click.option("--seconds", default=20.0, show_default=True, type=click.FloatRange(1, 600),
+              help="How long commands are posted.")
+@click.option("--rate", default=10.0, show_default=True, type=click.FloatRange(0.1, 1000),
+              help="Commands per second (round-robin over the games).")
+@click.option("--clients", default=2, show_default=True, type=click.IntRange(1, 32), help="Client processes.")
+@click.option("--recheck", default=5.0, show_default=True, type=click.FloatRange(0.1, 60),
+              help="Waiters' timer re-check (s); hints wake them sooner.")
+@click.option("--pool", default=20, show_default=True, type=click.IntRange(1, 200), help="Server pool size.")
+@click.option("--json", "as_json", is_flag=True)
+def bench_stream(waiters: int, games: int | None, seconds: float, rate: float, clients: int, recheck: float,
+                 pool: int, as_json: bool) -> None:
+    """W long-polls and W SSE streams held by one server process while commands arrive: wake-up delay."""
+    from service.bench_stream import run
+
+    games = games or max(waiters // 10, 10)
+    scratch, drop, embedded = _scratch()
+    try:
+        figures = run(scratch, waiters, games, seconds, rate, clients, recheck, pool)
+    finally:
+        drop()
+        if embedded is not None:
+            embedded.stop()
+    report = {"benchmark": "stream", **figures, "environment": environment(),
+              "units": {"*_ms": "milliseconds from the commit (bracketed: from_post_return is a lower bound, "
+                                "from_event_at an upper bound)", "*_kib": "KiB of the worker's VmRSS"},
+              "database": "embedded" if embedded else "DATABASE_URL"}
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+        return
+    st = figures["settings"]
+    click.echo(f"bench stream: {st['waiters_long_poll']} long-polls + {st['waiters_sse']} SSE streams on "
+               f"{st['games']} games, one gunicorn worker ({st['gunicorn_threads']} threads), "
+               f"{figures['commands']} commands in {st['seconds']} s, {os.cpu_count()} cores, "
+               f"load {figures['load_average']['after'][0]}")
+    for kind, label in (("poll", "long-poll"), ("sse", "SSE")):
+        w = figures["wake"][kind]
+        a, b = w["from_post_return"], w["from_event_at"]
+        click.echo(f"  {label:<9} wake ms  p50 {a['p50_ms']} .. {b['p50_ms']}   p99 {a['p99_ms']} .. "
+                   f"{b['p99_ms']}   max {b['max_ms']}   deliveries {w['deliveries']}/{w['expected']}")
+    m = figures["memory"]
+    click.echo(f"  memory    {m['per_waiter_kib']} KiB per waiter (worker RSS {m['idle_rss_kib']} -> "
+               f"{m['loaded_rss_kib']} KiB, threads {m['idle_threads']} -> {m['loaded_threads']})")
+    click.echo(f"  cpu       server worker {figures['cpu']['server_worker_percent_of_one_core']} % of a core; "
+               f"clients {figures['cpu']['client_cpu_seconds']} s")
+    click.echo(f"  errors    {figures['errors']} {figures['error_samples'][:2]}")

@@ -15,6 +15,11 @@ class Config:
     pool_size: int = 10
     auto_migrate: bool = True
     long_poll_max: int = 30
+    # waiters wake on a NOTIFY hint for their game (and all after a listener reconnect);
+    # this timer re-check only covers lost hints, so it can be rare
+    recheck_seconds: float = 5.0
+    stream_max_seconds: int = 300  # an SSE stream ends then; the client reconnects with Last-Event-ID
+    stream_heartbeat_seconds: float = 15.0  # an SSE comment line when nothing else was sent
     extra: dict[str, Any] = field(default_factory=dict)
 
     @staticmethod
@@ -22,6 +27,8 @@ class Config:
         values: dict[str, Any] = {
             "database_url": os.environ.get("DATABASE_URL", ""),
             "pool_size": int(os.environ.get("FACEDOWN_POOL_SIZE", "10")),
+            "recheck_seconds": float(os.environ.get("FACEDOWN_RECHECK_SECONDS", "5")),
+            "stream_max_seconds": int(os.environ.get("FACEDOWN_STREAM_MAX_SECONDS", "300")),
         }
         values.update(overrides)
         return Config(**values)

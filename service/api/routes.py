@@ -1,8 +1,12 @@
 """Routes of the game API: each turns HTTP into one use case of :mod:`service.games`."""
 from __future__ import annotations
 
+import json
+import logging
+import re
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +26,10 @@ bp = Blueprint("api", __name__)
 OPENAPI = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
 _player_in, _game_in, _join_in, _command_in = s.PlayerIn(), s.GameIn(), s.JoinIn(), s.CommandIn()
-_games_q, _events_q = s.GamesQuery(), s.EventsQuery()
+_games_q, _events_q, _stream_q = s.GamesQuery(), s.EventsQuery(), s.StreamQuery()
+_event_out = s.EventOut()
+log = logging.getLogger(__name__)
+_VERSION_RE = re.compile(r"[0-9]{1,15}")
 _player_out, _game_out, _join_out, _view_out = s.PlayerOut(), s.GameOut(), s.JoinOut(), s.ViewOut()
 _events_out, _command_out, _list_out, _rulesets_out = s.EventsOut(), s.CommandOut(), s.GameListOut(), s.RulesetsOut()
 
@@ -147,11 +154,81 @@ def events(game_id: uuid.UUID) -> ResponseReturnValue:
     seat = None
     if who is not None:
         seat = games.load(a, game_id).game.seat_of(who[0])
+    config = current_app.extensions["facedown"].config
     # the server may cap long-polls below the documented 30 s (Config.long_poll_max)
-    deadline = time.monotonic() + min(q["wait"], current_app.extensions["facedown"].config.long_poll_max)
-    while True:
-        page, found = games.events_page(a, game_id, seat, q["after"], q["limit"], name)
-        remaining = deadline - time.monotonic()
-        if found or remaining <= 0:
-            return reply(_events_out, page, 200, {"Cache-Control": "no-store"})
-        a.live.waiters().wait(str(game_id), min(remaining, 0.5))
+    deadline = time.monotonic() + min(q["wait"], config.long_poll_max)
+    if q["wait"] == 0 or config.long_poll_max <= 0:
+        page, _ = games.events_page(a, game_id, seat, q["after"], q["limit"], name)
+        return reply(_events_out, page, 200, {"Cache-Control": "no-store"})
+    # registered before the re-check: a hint cannot slip between the check and the wait;
+    # woken by a hint for this game (or after a listener reconnect), else on the rare timer
+    with a.live.waiters().watch(str(game_id)) as watch:
+        while True:
+            page, found = games.events_page(a, game_id, seat, q["after"], q["limit"], name)
+            remaining = deadline - time.monotonic()
+            if found or remaining <= 0:
+                return reply(_events_out, page, 200, {"Cache-Control": "no-store"})
+            watch.wait(min(remaining, config.recheck_seconds))
+
+
+def _last_event_id() -> int | None:
+    raw = request.headers.get("Last-Event-ID")
+    if raw is None:
+        return None
+    if _VERSION_RE.fullmatch(raw) is None:
+        raise Problem("bad-request", "Last-Event-ID must be an event version (a non-negative integer)")
+    return int(raw)
+
+
+def _sse_message(event: dict[str, Any]) -> str:
+    data = json.dumps(_event_out.dump(event), separators=(",", ":"), ensure_ascii=False)
+    return f"id: {event['version']}\nevent: {event['type']}\ndata: {data}\n\n"
+
+
+def _sse(a: games.Api, game_id: uuid.UUID, seat: int | None, name: str, after: int, seconds: float,
+         heartbeat: float, recheck: float) -> Iterator[str]:
+    """The stream's body: catch up, then wait for hints; heartbeats; ends after ``seconds``."""
+    start = time.monotonic()
+    deadline, beat = start + seconds, start + heartbeat
+    try:
+        with a.live.waiters().watch(str(game_id)) as watch:
+            # sent at once: the client knows the stream is open (and how soon to reconnect)
+            yield f"retry: 1000\n: events of game {game_id} after {after}\n\n"
+            while True:
+                page, found = games.events_page(a, game_id, seat, after, 200, name)
+                if found:
+                    after = page["next_after"]
+                    if page["events"]:
+                        yield "".join(_sse_message(e) for e in page["events"])
+                        beat = time.monotonic() + heartbeat
+                    if page["more"]:
+                        continue
+                now = time.monotonic()
+                if now >= deadline:
+                    yield ": the stream ends here; reconnect with Last-Event-ID\n\n"
+                    return
+                if now >= beat:
+                    yield ": heartbeat\n\n"
+                    beat = now + heartbeat
+                watch.wait(min(deadline - now, beat - now, recheck))
+    except Exception:  # noqa: BLE001 - the headers are sent: end the stream, the client resumes
+        log.exception("event stream of game %s ended by an error", game_id)
+
+
+@bp.get("/v1/games/<uuid:game_id>/events/stream")
+def event_stream(game_id: uuid.UUID) -> ResponseReturnValue:
+    who = caller(required=False)
+    q = load_query(_stream_q)
+    last = _last_event_id()
+    after = q["after"] if last is None else last
+    a = api()
+    name = games.ruleset_of(a, game_id)
+    seat = None
+    if who is not None:
+        seat = games.load(a, game_id).game.seat_of(who[0])
+    config = current_app.extensions["facedown"].config
+    seconds = config.stream_max_seconds if q["max_seconds"] is None else min(q["max_seconds"],
+                                                                            config.stream_max_seconds)
+    body = _sse(a, game_id, seat, name, after, seconds, config.stream_heartbeat_seconds, config.recheck_seconds)
+    return Response(body, 200, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Authorization"})

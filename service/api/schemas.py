@@ -88,6 +88,15 @@ class EventsQuery(Schema):
     limit = fields.Integer(validate=validate.Range(min=1, max=1000), load_default=500)
 
 
+class StreamQuery(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    after = fields.Integer(validate=validate.Range(min=0, max=MAX_SAFE), load_default=0)
+    # the stream ends after this many seconds (never later than Config.stream_max_seconds)
+    max_seconds = fields.Integer(validate=validate.Range(min=1, max=3600), load_default=None)
+
+
 # ------------------------------------------------------------------ responses
 
 class PlayerOut(Schema):

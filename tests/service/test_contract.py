@@ -24,8 +24,8 @@ EXAMPLES = int(os.environ.get("FACEDOWN_SCHEMATHESIS_EXAMPLES", "15"))
 
 @pytest.fixture(scope="module")
 def live(db_factory: object) -> Iterator[Live]:
-    """This module's server answers long-polls after at most 1 s (Config.long_poll_max)."""
-    yield from serve(db_factory.new(), long_poll_max=1)  # type: ignore[attr-defined]
+    """This module's server answers long-polls, and ends event streams, after at most 1 s."""
+    yield from serve(db_factory.new(), long_poll_max=1, stream_max_seconds=1)  # type: ignore[attr-defined]
 
 
 def _spec() -> dict:
