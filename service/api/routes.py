@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import re
 import time
 import uuid
@@ -168,7 +169,12 @@ def events(game_id: uuid.UUID) -> ResponseReturnValue:
             remaining = deadline - time.monotonic()
             if found or remaining <= 0:
                 return reply(_events_out, page, 200, {"Cache-Control": "no-store"})
-            watch.wait(min(remaining, config.recheck_seconds))
+            watch.wait(min(remaining, _jittered(config.recheck_seconds)))
+
+
+def _jittered(seconds: float) -> float:
+    """Timer re-checks spread over ±25 %: waiters that started together must not re-query together."""
+    return seconds * random.uniform(0.75, 1.25)
 
 
 def _last_event_id() -> int | None:
@@ -210,7 +216,7 @@ def _sse(a: games.Api, game_id: uuid.UUID, seat: int | None, name: str, after: i
                 if now >= beat:
                     yield ": heartbeat\n\n"
                     beat = now + heartbeat
-                watch.wait(min(deadline - now, beat - now, recheck))
+                watch.wait(min(deadline - now, beat - now, _jittered(recheck)))
     except Exception:  # noqa: BLE001 - the headers are sent: end the stream, the client resumes
         log.exception("event stream of game %s ended by an error", game_id)
 
