@@ -1,0 +1,108 @@
+"""A greedy 4 Cartas bot: it uses only its view and its legal actions (it never peeks).
+
+It matches only cards its view shows, keeps low cards, replaces its highest known (or
+an unknown) card, looks at its own unknown cards with powers, and closes when its
+estimated total is low. Unknown cards are estimated at the pack's mean value.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+_UNKNOWN = 5.5  # about the mean card value of the pack, with 8s at 0
+_VALUES = {"A": 1, "J": 10, "Q": 10, "K": 10, "8": 0}
+
+
+def _value(card: str) -> int:
+    r = card[:-1]
+    v = _VALUES.get(r)
+    return int(r) if v is None else v
+
+
+def _my_slots(view: Any) -> list[dict[str, Any]]:
+    seat = view["seat"]
+    return [x for x in view["players"][seat]["layout"] if not x["empty"]]
+
+
+def _estimate(slots: list[dict[str, Any]]) -> float:
+    return sum(_UNKNOWN if x["card"] is None else _value(x["card"]) for x in slots)
+
+
+def _pick(actions: Sequence[Any], **want: Any) -> Any:
+    for a in actions:
+        if all(a.get(k) == v for k, v in want.items()):
+            return a
+    return None
+
+
+def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool) -> Any:
+    if not actions:
+        return None
+    slots = _my_slots(view)
+    window = view.get("window")
+    # A sure match first (only cards the view shows: no guessing, no oracle).
+    if window is not None:
+        want = window["card"][:-1]
+        for x in slots:
+            if x["card"] is not None and x["card"][:-1] == want:
+                a = _pick(actions, type="Match", slot=x["slot"])
+                if a is not None:
+                    return a
+    kinds = {a["type"] for a in actions}
+    if "Pass" in kinds:
+        return _pick(actions, type="Pass")
+    if not must_act:
+        return None
+    if "ChoosePeek" in kinds:
+        return _pick(actions, type="ChoosePeek", slots=["C", "D"]) or actions[0]
+    step = view.get("step")
+    if step == "AWAIT_ACTION":
+        return _await(view, actions, slots, kinds)
+    if step == "HOLDING":
+        return _holding(view, actions, slots)
+    if step == "POWER_LOOK":
+        unknown = [(view["seat"], x["slot"]) for x in slots if x["card"] is None]
+        for n in (2, 1):
+            for a in actions:
+                if a["type"] == "Look" and not a["close"] and len(a["targets"]) == n and all(
+                        tuple(t) in unknown for t in a["targets"]):
+                    return a
+        return _pick(actions, type="SkipPower", close=False) or actions[0]
+    if step == "POWER_SWAP":
+        return _pick(actions, type="NoSwap", close=False) or actions[0]
+    return actions[rng.randrange(len(actions))]
+
+
+def _await(view: Any, actions: Sequence[Any], slots: list[dict[str, Any]], kinds: set[str]) -> Any:
+    known = all(x["card"] is not None for x in slots)
+    if "Close" in kinds and (_estimate(slots) <= 4 or (known and _estimate(slots) <= 6)):
+        return _pick(actions, type="Close")
+    top = view.get("discard_top")
+    worst = max((_value(x["card"]) for x in slots if x["card"] is not None), default=_UNKNOWN)
+    if top is not None and _value(top) <= 3 and _value(top) < worst:
+        a = _pick(actions, type="Draw", source="discard")
+        if a is not None:
+            return a
+    return _pick(actions, type="Draw", source="stock") or _pick(actions, type="Draw") or actions[0]
+
+
+def _holding(view: Any, actions: Sequence[Any], slots: list[dict[str, Any]]) -> Any:
+    held = view.get("held")
+    v = _value(held) if held is not None else _UNKNOWN
+    close = view["call"]["closer"] is None and _estimate(slots) - 2 <= 4
+    best = None
+    known = [(x["slot"], _value(x["card"])) for x in slots if x["card"] is not None]
+    if known:
+        slot, high = max(known, key=lambda t: t[1])
+        if high > v:
+            best = slot
+    if best is None and v <= 4:
+        unknown = [x["slot"] for x in slots if x["card"] is None]
+        best = unknown[0] if unknown else None
+    if best is not None:
+        a = _pick(actions, type="Replace", slot=best, close=close) or _pick(actions, type="Replace", slot=best)
+        if a is not None:
+            return a
+    return (_pick(actions, type="DiscardDrawn", close=close) or _pick(actions, type="DiscardDrawn")
+            or _pick(actions, type="Replace") or actions[0])

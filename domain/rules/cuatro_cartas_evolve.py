@@ -1,0 +1,256 @@
+"""4 Cartas: ``evolve(state, event) -> state``. It never validates (decide did)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from domain.rules.cuatro_cartas_model import (
+    BASE_SLOTS_N, CallMade, CardDiscarded, CardDrawn, CardReplaced, CardsLooked, CardsSwapped, ClaimResolved,
+    FinalWindowOpened, GameEnded, GameStarted, Opts, Passed, PeekChosen, PenaltyCardDealt, PenaltySkipped,
+    PowerFizzled, PowerSkipped, PowerStarted, RoundDealt, RoundRevealed, RoundScored, State, StockReshuffled,
+    SwapDeclined, TimeoutApplied, TurnSkipped, TurnStarted, WindowClosed, WindowOpened, WindowWon,
+)
+from domain.table import BASE_SLOTS, Layout, Window
+
+
+def _game_started(_: State | None, e: GameStarted) -> State:
+    return State(players=e.players, opts=Opts.of(e.options), options=dict(e.options), first_dealer=e.first_dealer,
+                 scores=(0,) * e.players)
+
+
+def _round_dealt(s: State, e: RoundDealt) -> State:
+    assert e.order is not None, "RoundDealt needs its order to be folded (server-side replay only)"
+    n = s.players
+    # One card at a time, clockwise from the dealer's left (RULES §5.2).
+    hands: list[list[str]] = [[] for _ in range(n)]
+    for i in range(BASE_SLOTS_N * n):
+        hands[(e.dealer + 1 + i) % n].append(e.order[i])
+    up = BASE_SLOTS_N * n
+    return s._replace(round=e.round, dealer=e.dealer, phase="INITIAL_PEEK", step=None, turn=None, turn_no=0,
+        layouts=tuple(Layout(BASE_SLOTS, tuple(h)) for h in hands), stock=e.order[up + 1:], pile=(e.order[up],),
+        held=None, held_source=None, power=None, power_returns=False, close_pending=False, window=None,
+        known=((0,) * BASE_SLOTS_N,) * n, peeked=frozenset(), closer=None, skip_run=0, shuffle_no=0,
+        orders=((0, e.order, e.salt, e.commitment),),
+    )
+
+
+def _peek_chosen(s: State, e: PeekChosen) -> State:
+    known = s.known
+    for slot in e.slots:
+        known = _learn(s, known, 1 << e.seat, e.seat, slot)
+    return s._replace(peeked=s.peeked | {e.seat}, known=known)
+
+
+def _turn_started(s: State, e: TurnStarted) -> State:
+    phase = "FINAL_LAP" if s.closer is not None else "TURNS"
+    return s._replace(phase=phase, turn=e.seat, turn_no=e.turn_no, step="AWAIT_ACTION", held=None,
+                   held_source=None, power=None, power_returns=False, close_pending=False)
+
+
+def _timeout(s: State, _: TimeoutApplied) -> State:
+    return s
+
+
+def _card_drawn(s: State, e: CardDrawn) -> State:
+    if e.source == "stock":
+        return s._replace(step="HOLDING", held=s.stock[0], held_source="stock", stock=s.stock[1:], skip_run=0)
+    return s._replace(step="HOLDING", held=s.pile[-1], held_source="discard", pile=s.pile[:-1], skip_run=0)
+
+
+def _card_discarded(s: State, e: CardDiscarded) -> State:
+    return s._replace(step=None, held=None, held_source=None, pile=s.pile + (e.card,))
+
+
+def _card_replaced(s: State, e: CardReplaced) -> State:
+    seat, held = e.seat, s.held
+    assert held is not None
+    lay = s.layouts[seat].put(e.slot, held)
+    # A card taken from the pile was seen by everyone; a stock card only by its drawer.
+    mask = 1 << seat if s.held_source == "stock" else (1 << s.players) - 1
+    known = _put(s.known, seat, lay.slots.index(e.slot), mask)
+    return s._replace(step=None, held=None, held_source=None, pile=s.pile + (e.card,),
+                      layouts=_set(s.layouts, seat, lay), known=known)
+
+
+def _power_started(s: State, e: PowerStarted) -> State:
+    return s._replace(step="POWER_LOOK", power=e.rank, power_returns=e.returns, close_pending=e.close_after)
+
+
+def _power_over(s: State) -> State:
+    return s._replace(step="AWAIT_ACTION" if s.power_returns else None, power=None, power_returns=False)
+
+
+def _power_fizzled(s: State, _: PowerFizzled) -> State:
+    return _power_over(s)
+
+
+def _cards_looked(s: State, e: CardsLooked) -> State:
+    known = s.known
+    for owner, slot in e.targets:
+        known = _learn(s, known, 1 << e.seat, owner, slot)
+    s = s._replace(known=known)
+    if s.power == "Q":
+        return _power_over(s)
+    return s._replace(step="POWER_SWAP")
+
+
+def _power_skipped(s: State, _: PowerSkipped) -> State:
+    return _power_over(s)
+
+
+def _cards_swapped(s: State, e: CardsSwapped) -> State:
+    (sa, la), (sb, lb) = e.a, e.b
+    ia, ib = s.layouts[sa].slots.index(la), s.layouts[sb].slots.index(lb)
+    ca, cb = s.layouts[sa].cards[ia], s.layouts[sb].cards[ib]
+    lays = _set(s.layouts, sa, s.layouts[sa].put(la, cb))
+    lays = _set(lays, sb, lays[sb].put(lb, ca))
+    # Everyone watched the swap: knowledge follows each card (RULES §2.3).
+    ka, kb = s.known[sa][ia], s.known[sb][ib]
+    known = _put(_put(s.known, sa, ia, kb), sb, ib, ka)
+    return _power_over(s._replace(layouts=lays, known=known))
+
+
+def _swap_declined(s: State, _: SwapDeclined) -> State:
+    return _power_over(s)
+
+
+def _window_opened(s: State, e: WindowOpened) -> State:
+    return s._replace(window=Window(e.window_id, e.card), last_window_id=e.window_id)
+
+
+def _window_closed(s: State, _: WindowClosed) -> State:
+    return s._replace(window=None)
+
+
+def _window_won(s: State, e: WindowWon) -> State:
+    assert s.window is not None
+    return s._replace(window=s.window.won(e.by))
+
+
+def _final_window(s: State, _: FinalWindowOpened) -> State:
+    assert s.window is not None
+    return s._replace(phase="FINAL_WINDOW", turn=None, step=None, window=replace(s.window, final=True))
+
+
+def _passed(s: State, e: Passed) -> State:
+    assert s.window is not None
+    return s._replace(window=s.window.pass_(e.seat))
+
+
+def _claim(s: State, e: ClaimResolved) -> State:
+    lays, known, pile = s.layouts, s.known, s.pile
+    if e.outcome == "correct":
+        for owner, slot in e.targets:
+            pile = pile + (lays[owner].card(slot),)  # type: ignore[operator]
+            lays = _set(lays, owner, lays[owner].put(slot, None))
+            known = _put(known, owner, lays[owner].slots.index(slot), 0)
+        if e.kind == "match_rival" and e.give_slot is not None:
+            (rival, rslot), me = e.targets[0], e.actor
+            gi, ri = lays[me].slots.index(e.give_slot), lays[rival].slots.index(rslot)
+            lays = _set(lays, rival, lays[rival].put(rslot, lays[me].cards[gi]))
+            lays = _set(lays, me, lays[me].put(e.give_slot, None))
+            known = _put(_put(known, rival, ri, known[me][gi]), me, gi, 0)  # knowledge follows the card
+    elif e.revealed_to != "nobody":
+        mask = (1 << s.players) - 1 if e.revealed_to == "all" else 1 << e.actor
+        for owner, slot in e.targets:
+            known = _learn(s, known, mask, owner, slot)
+    return s._replace(layouts=lays, known=known, pile=pile)
+
+
+def _penalty(s: State, e: PenaltyCardDealt) -> State:
+    lay = s.layouts[e.seat]
+    card = s.stock[0]
+    mask = 1 << e.seat if e.visible_to_owner else 0
+    if lay.has_slot(e.slot):
+        lay = lay.put(e.slot, card)
+        known = _put(s.known, e.seat, lay.slots.index(e.slot), mask)
+    else:
+        lay = lay.add(card, e.slot)[0]
+        known = s.known[:e.seat] + (s.known[e.seat] + (mask,),) + s.known[e.seat + 1:]
+    return s._replace(layouts=_set(s.layouts, e.seat, lay), stock=s.stock[1:], known=known)
+
+
+def _penalty_skipped(s: State, _: PenaltySkipped) -> State:
+    return s
+
+
+def _reshuffled(s: State, e: StockReshuffled) -> State:
+    assert e.order is not None
+    return s._replace(stock=e.order, pile=s.pile[-1:], shuffle_no=e.shuffle_no,
+                   orders=s.orders + ((e.shuffle_no, e.order, e.salt, e.commitment),))
+
+
+def _call_made(s: State, e: CallMade) -> State:
+    return s._replace(closer=e.seat, phase="FINAL_LAP", close_pending=False, skip_run=0)
+
+
+def _turn_skipped(s: State, _: TurnSkipped) -> State:
+    return s._replace(step=None, skip_run=s.skip_run + 1)
+
+
+def _revealed(s: State, _: RoundRevealed) -> State:
+    return s._replace(window=None, step=None, turn=None, phase="REVEAL")
+
+
+def _scored(s: State, e: RoundScored) -> State:
+    return s._replace(scores=e.cumulative, last_round=e.round_scores)
+
+
+def _game_ended(s: State, e: GameEnded) -> State:
+    return s._replace(phase="GAME_OVER", winners=e.winners)
+
+
+def _set(lays: tuple[Layout, ...], seat: int, lay: Layout) -> tuple[Layout, ...]:
+    return lays[:seat] + (lay,) + lays[seat + 1:]
+
+
+def _put(known: tuple[tuple[int, ...], ...], owner: int, i: int, mask: int) -> tuple[tuple[int, ...], ...]:
+    row = known[owner]
+    return known[:owner] + (row[:i] + (mask,) + row[i + 1:],) + known[owner + 1:]
+
+
+def _learn(s: State, known: tuple[tuple[int, ...], ...], mask: int, owner: int,
+           slot: str) -> tuple[tuple[int, ...], ...]:
+    i = s.layouts[owner].slots.index(slot)
+    return _put(known, owner, i, known[owner][i] | mask)
+
+
+_HANDLERS: dict[type, Callable[[Any, Any], State]] = {
+    GameStarted: _game_started, RoundDealt: _round_dealt, PeekChosen: _peek_chosen, TurnStarted: _turn_started,
+    TimeoutApplied: _timeout, CardDrawn: _card_drawn, CardDiscarded: _card_discarded, CardReplaced: _card_replaced,
+    PowerStarted: _power_started, PowerFizzled: _power_fizzled, CardsLooked: _cards_looked,
+    PowerSkipped: _power_skipped, CardsSwapped: _cards_swapped, SwapDeclined: _swap_declined,
+    WindowOpened: _window_opened, WindowClosed: _window_closed, WindowWon: _window_won,
+    FinalWindowOpened: _final_window, Passed: _passed, ClaimResolved: _claim, PenaltyCardDealt: _penalty,
+    PenaltySkipped: _penalty_skipped, StockReshuffled: _reshuffled, CallMade: _call_made,
+    TurnSkipped: _turn_skipped, RoundRevealed: _revealed, RoundScored: _scored, GameEnded: _game_ended,
+}
+
+
+# decide() folds every event it emits (to run the flow on the state it made); the caller
+# then folds the same event objects again. Remembering the last command's steps, keyed
+# by object identity and holding both objects (so no id is reused), halves that work.
+# It changes no result: states and events are immutable.
+_MEMO: dict[int, tuple[Any, Any, State]] = {}
+
+
+def remember(state: Any, event: Any, result: State) -> None:
+    _MEMO[id(event)] = (state, event, result)
+
+
+def forget_all() -> None:
+    _MEMO.clear()
+
+
+def evolve(state: State | None, event: Any) -> State:
+    """The state after ``event``."""
+    hit = _MEMO.get(id(event))
+    if hit is not None and hit[0] is state and hit[1] is event:
+        return hit[2]
+    return _HANDLERS[type(event)](state, event)
+
+
+def fold_one(state: State | None, event: Any) -> State:
+    """``evolve`` without the memo (what decide uses while it builds a command's events)."""
+    return _HANDLERS[type(event)](state, event)
