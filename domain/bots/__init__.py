@@ -20,12 +20,19 @@ RANDOM_CLAIM_RATE = 0.05
 
 
 def random_policy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool) -> Any:
-    """Uniform over the legal actions; optional claims only now and then."""
+    """A random command type, then a random command of that type; optional claims only now and then.
+
+    Choosing the type first keeps a seat that must act from drowning in claims: a final
+    window may list one ``Pass`` beside hundreds of rival claims.
+    """
     if not actions:
         return None
     if not must_act and rng.random() >= RANDOM_CLAIM_RATE:
         return None
-    return actions[rng.randrange(len(actions))]
+    kinds = sorted({a["type"] for a in actions})
+    kind = kinds[rng.randrange(len(kinds))]
+    of_kind = [a for a in actions if a["type"] == kind]
+    return of_kind[rng.randrange(len(of_kind))]
 
 
 _GREEDY_MODULES = {
