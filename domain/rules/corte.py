@@ -74,25 +74,16 @@ from domain.errors import (
     RuleError,
     WrongPhase,
 )
+from domain.messages import FinalWindowExpired, GameStarted, TurnTimedOut
 from domain.rules import corte_view
 from domain.rules.corte_claims import CLAIM_HANDLERS, expired, timed_out
-from domain.rules.corte_events import (
-    EVENT_TYPES,
-    GameStarted,
-)
+from domain.rules.corte_events import EVENT_TYPES
 from domain.rules.corte_evolve import evolve
 from domain.rules.corte_flow import (
     Out,
     deal,
 )
-from domain.rules.corte_model import (
-    COMMAND_TYPES,
-    GAME_OVER,
-    OPTIONS,
-    FinalWindowExpired,
-    State,
-    TurnTimedOut,
-)
+from domain.rules.corte_model import COMMAND_TYPES, GAME_OVER, OPTIONS, State
 from domain.rules.corte_turn import TURN_HANDLERS, seat_ok
 from domain.ruleset import resolve_options
 

@@ -15,16 +15,21 @@ from domain.errors import (
     NoWindow,
     WrongPhase,
 )
+from domain.messages import (
+    FinalWindowExpired,
+    Pass,
+    Passed,
+    TimeoutApplied,
+    TurnTimedOut,
+)
 from domain.rules import corte_view
 from domain.rules.corte_events import (
     CardGiven,
     ClaimResolved,
     FinalWindowEnded,
     KingKept,
-    Passed,
     PenaltyCardDealt,
     PowerSkipped,
-    TimeoutApplied,
     TurnSkipped,
     WindowWon,
 )
@@ -47,12 +52,9 @@ from domain.rules.corte_model import (
     POWER,
     TURNS,
     Draw,
-    FinalWindowExpired,
-    Pass,
     SnapOwn,
     SnapRival,
     State,
-    TurnTimedOut,
 )
 from domain.rules.corte_turn import deliver_peek, discard, draw, rival_seat, seat_ok
 from domain.windows import occupied_slot, parse_penalty_to, require_window

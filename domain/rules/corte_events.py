@@ -8,15 +8,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from domain.messages import (
+    CardDrawn,
+    GameEnded,
+    GameStarted,
+    Passed,
+    TimeoutApplied,
+    WindowClosed,
+    WindowOpened,
+)
+
 Target = tuple[int, str]  # (owner seat, slot)
-
-
-@dataclass(frozen=True, slots=True)
-class GameStarted:
-    ruleset: str
-    players: int
-    options: dict[str, Any]
-    first_dealer: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,13 +41,6 @@ class PeekChosen:
 
 
 @dataclass(frozen=True, slots=True)
-class TimeoutApplied:
-    seat: int
-    turn_no: int
-    action: str
-
-
-@dataclass(frozen=True, slots=True)
 class CallMade:
     seat: int
     kind: str
@@ -62,23 +57,10 @@ class StockReshuffled:
 
 
 @dataclass(frozen=True, slots=True)
-class CardDrawn:
-    seat: int
-    source: str
-    card: str | None  # private(seat)
-
-
-@dataclass(frozen=True, slots=True)
 class TurnSkipped:
     seat: int
     reason: str
     turn_no: int
-
-
-@dataclass(frozen=True, slots=True)
-class WindowClosed:
-    window_id: int
-    reason: str  # superseded | final
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,12 +99,6 @@ class PowerSkipped:
     seat: int
     power: str
     reason: str  # declined | no_target | timeout
-
-
-@dataclass(frozen=True, slots=True)
-class WindowOpened:
-    window_id: int
-    card: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,12 +164,6 @@ class FinalWindowStarted:
 
 
 @dataclass(frozen=True, slots=True)
-class Passed:
-    seat: int
-    window_id: int
-
-
-@dataclass(frozen=True, slots=True)
 class FinalWindowEnded:
     window_id: int
     reason: str  # expired | all_passed | won
@@ -217,13 +187,6 @@ class RoundScored:
     caller: int | None
     call_outcome: str | None  # won | failed
     rule: str
-    explanation: str
-
-
-@dataclass(frozen=True, slots=True)
-class GameEnded:
-    winners: tuple[int, ...]
-    scores: tuple[int, ...]
     explanation: str
 
 

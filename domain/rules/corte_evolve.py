@@ -9,10 +9,18 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from domain.messages import (
+    CardDrawn,
+    GameEnded,
+    GameStarted,
+    Passed,
+    TimeoutApplied,
+    WindowClosed,
+    WindowOpened,
+)
 from domain.rules.corte_events import (
     CallMade,
     CardDiscarded,
-    CardDrawn,
     CardGiven,
     CardsPeeked,
     CardsSwapped,
@@ -20,10 +28,7 @@ from domain.rules.corte_events import (
     DrawSkipped,
     FinalWindowEnded,
     FinalWindowStarted,
-    GameEnded,
-    GameStarted,
     KingKept,
-    Passed,
     PeekChosen,
     PenaltyCardDealt,
     PowerSkipped,
@@ -31,11 +36,8 @@ from domain.rules.corte_events import (
     RoundRevealed,
     RoundScored,
     StockReshuffled,
-    TimeoutApplied,
     TurnEnded,
     TurnSkipped,
-    WindowClosed,
-    WindowOpened,
     WindowWon,
 )
 from domain.rules.corte_model import (

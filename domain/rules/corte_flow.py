@@ -9,19 +9,17 @@ from typing import Any
 
 from domain import table
 from domain.cards import french_pack, rank
+from domain.messages import GameEnded, WindowClosed, WindowOpened
 from domain.rules.corte_events import (
     DrawSkipped,
     FinalWindowEnded,
     FinalWindowStarted,
-    GameEnded,
     RoundDealt,
     RoundRevealed,
     RoundScored,
     StockReshuffled,
     TurnEnded,
     TurnSkipped,
-    WindowClosed,
-    WindowOpened,
 )
 from domain.rules.corte_evolve import evolve_and_remember
 from domain.rules.corte_model import FINAL_WINDOW, POWER_RANKS, State, value

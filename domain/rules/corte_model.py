@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from domain.cards import Card, rank
+from domain.messages import FinalWindowExpired, Pass, SkipPower, SkipTurn, TurnTimedOut
 from domain.ruleset import COMMON_OPTIONS, OptionSpec
 from domain.table import Layout, Notebook, Window
 
@@ -131,11 +132,6 @@ class Draw:
 
 
 @dataclass(frozen=True, slots=True)
-class SkipTurn:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
 class DiscardDrawn:
     pass
 
@@ -181,11 +177,6 @@ class KingKeep:
 
 
 @dataclass(frozen=True, slots=True)
-class SkipPower:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
 class SnapOwn:
     window_id: int
     slot: str
@@ -199,26 +190,6 @@ class SnapRival:
     rival_slot: str
     penalty_to: str
     give_slot: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    window_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class TurnTimedOut:
-    """System command (seat ``None``): the turn deadline passed (RULES §2.11)."""
-
-    seat: int
-    turn_no: int
-
-
-@dataclass(frozen=True, slots=True)
-class FinalWindowExpired:
-    """System command (seat ``None``): the final window's ``closesAt`` passed (RULES §2.6)."""
-
-    window_id: int
 
 
 COMMAND_TYPES: dict[str, type] = {c.__name__: c for c in (

@@ -13,19 +13,17 @@ from domain.errors import (
     NotYourTurn,
     WrongPhase,
 )
+from domain.messages import CardDrawn, SkipPower, SkipTurn, WindowClosed, WindowOpened
 from domain.rules import corte_view
 from domain.rules.corte_events import (
     CallMade,
     CardDiscarded,
-    CardDrawn,
     CardsPeeked,
     CardsSwapped,
     KingKept,
     PeekChosen,
     PowerSkipped,
     TurnSkipped,
-    WindowClosed,
-    WindowOpened,
 )
 from domain.rules.corte_flow import (
     Out,
@@ -55,8 +53,6 @@ from domain.rules.corte_model import (
     PeekOwn,
     PeekRival,
     Replace,
-    SkipPower,
-    SkipTurn,
     State,
 )
 from domain.windows import occupied_slot

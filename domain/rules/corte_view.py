@@ -10,9 +10,9 @@ from itertools import combinations
 from typing import Any
 
 from domain.codec import typed
+from domain.messages import CardDrawn
 from domain.rules.corte_events import (
     CardDiscarded,
-    CardDrawn,
     CardGiven,
     CardsPeeked,
     ClaimResolved,

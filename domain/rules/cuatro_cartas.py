@@ -58,15 +58,15 @@ from typing import Any
 from domain.cards import french_pack
 from domain.codec import parse_command
 from domain.errors import InvalidCommand, InvalidOptions, WrongPhase
+from domain.messages import Draw, FinalWindowExpired, Pass, SkipTurn, TimeoutApplied, TurnTimedOut
 from domain.ruleset import OptionSpec, resolve_options
 from domain.rules import cuatro_cartas_claims as claims
 from domain.rules import cuatro_cartas_decide as flow
 from domain.rules import cuatro_cartas_view as seen
 from domain.rules.cuatro_cartas_evolve import evolve, forget_all
 from domain.rules.cuatro_cartas_model import (
-    COMMAND_TYPES, EVENT_TYPES, MAX_PLAYERS, MIN_PLAYERS, NAME, OPTIONS, ChoosePeek, Close, DiscardDrawn, Draw,
-    FinalWindowExpired, Look, Match, MatchGroup, MatchRival, NoSwap, Pass, Replace, SkipPower, SkipTurn, State,
-    Swap, TimeoutApplied, TurnTimedOut,
+    COMMAND_TYPES, EVENT_TYPES, MAX_PLAYERS, MIN_PLAYERS, NAME, OPTIONS, ChoosePeek, Close, DiscardDrawn,
+    Look, Match, MatchGroup, MatchRival, NoSwap, Replace, SkipPower, State, Swap,
 )
 
 _Handler = Callable[[flow.Emitter, "int | None", Any], None]

@@ -10,8 +10,9 @@ from typing import Any
 
 from domain.cards import rank
 from domain.errors import InvalidCommand, Locked, NoWindow, WrongPhase
+from domain.messages import Passed
 from domain.rules.cuatro_cartas_decide import Emitter, check_final, eligible, end_round, penalty, player, start_power
-from domain.rules.cuatro_cartas_model import POWER_RANKS, ClaimResolved, Passed, State, WindowWon
+from domain.rules.cuatro_cartas_model import POWER_RANKS, ClaimResolved, State, WindowWon
 from domain.table import Window
 from domain.windows import require_window
 

@@ -12,12 +12,14 @@ from typing import Any
 from domain import chance, table
 from domain.cards import french_pack, rank
 from domain.errors import InvalidCommand, Locked, NotYourTurn, WrongPhase
+from domain.messages import (
+    CardDrawn, CardsSwapped, GameEnded, GameStarted, TurnSkipped, TurnStarted, WindowClosed, WindowOpened,
+)
 from domain.rules.cuatro_cartas_evolve import evolve, fold_one, remember
 from domain.rules.cuatro_cartas_model import (
-    BASE_SLOTS_N, LOOKS, NAME, POWER_RANKS, CallMade, CardDiscarded, CardDrawn, CardReplaced, CardsLooked,
-    CardsSwapped, FinalWindowOpened, GameEnded, GameStarted, PeekChosen, PenaltyCardDealt, PenaltySkipped,
-    PowerFizzled, PowerSkipped, PowerStarted, RoundDealt, RoundRevealed, RoundScored, State, StockReshuffled,
-    SwapDeclined, TurnSkipped, TurnStarted, WindowClosed, WindowOpened, closer_score, layout_total,
+    BASE_SLOTS_N, LOOKS, NAME, POWER_RANKS, CallMade, CardDiscarded, CardReplaced, CardsLooked,
+    FinalWindowOpened, PeekChosen, PenaltyCardDealt, PenaltySkipped, PowerFizzled, PowerSkipped, PowerStarted,
+    RoundDealt, RoundRevealed, RoundScored, State, StockReshuffled, SwapDeclined, closer_score, layout_total,
 )
 from domain.table import next_seat
 

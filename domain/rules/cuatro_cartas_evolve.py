@@ -5,11 +5,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from domain.messages import (
+    CardDrawn, CardsSwapped, GameEnded, GameStarted, Passed, TimeoutApplied, TurnSkipped, TurnStarted,
+    WindowClosed, WindowOpened,
+)
 from domain.rules.cuatro_cartas_model import (
-    BASE_SLOTS_N, CallMade, CardDiscarded, CardDrawn, CardReplaced, CardsLooked, CardsSwapped, ClaimResolved,
-    FinalWindowOpened, GameEnded, GameStarted, Opts, Passed, PeekChosen, PenaltyCardDealt, PenaltySkipped,
-    PowerFizzled, PowerSkipped, PowerStarted, RoundDealt, RoundRevealed, RoundScored, State, StockReshuffled,
-    SwapDeclined, TimeoutApplied, TurnSkipped, TurnStarted, WindowClosed, WindowOpened, WindowWon,
+    BASE_SLOTS_N, CallMade, CardDiscarded, CardReplaced, CardsLooked, ClaimResolved, FinalWindowOpened, Opts,
+    PeekChosen, PenaltyCardDealt, PenaltySkipped, PowerFizzled, PowerSkipped, PowerStarted, RoundDealt,
+    RoundRevealed, RoundScored, State, StockReshuffled, SwapDeclined, WindowWon,
 )
 from domain.table import BASE_SLOTS, Layout, Window
 

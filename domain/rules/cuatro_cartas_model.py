@@ -7,9 +7,13 @@ state folded twice from the same events compares equal.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 from domain.cards import Card
+from domain.messages import (
+    CardDrawn, CardsSwapped, Draw, FinalWindowExpired, GameEnded, GameStarted, Pass, Passed, SkipTurn,
+    TimeoutApplied, TurnSkipped, TurnStarted, TurnTimedOut, WindowClosed, WindowOpened,
+)
 from domain.ruleset import COMMON_OPTIONS, OptionSpec
 from domain.table import Layout, Window
 
@@ -145,16 +149,6 @@ class Close:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
-    source: Literal["stock", "discard"]
-
-
-@dataclass(frozen=True, slots=True)
-class SkipTurn:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
 class DiscardDrawn:
     close: bool = False
 
@@ -208,35 +202,11 @@ class MatchGroup:
     slots: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Pass:
-    window_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class TurnTimedOut:
-    seat: int
-    turn_no: int
-
-
-@dataclass(frozen=True, slots=True)
-class FinalWindowExpired:
-    window_id: int
-
-
 COMMANDS: tuple[type, ...] = (ChoosePeek, Close, Draw, SkipTurn, DiscardDrawn, Replace, Look, SkipPower, Swap,
                               NoSwap, Match, MatchRival, MatchGroup, Pass, TurnTimedOut, FinalWindowExpired)
 COMMAND_TYPES: dict[str, type] = {c.__name__: c for c in COMMANDS}
 
 # -- events -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class GameStarted:
-    ruleset: str
-    players: int
-    options: dict[str, Any]
-    first_dealer: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,26 +228,6 @@ class PeekChosen:
     slots: tuple[str, ...]
     cards: tuple[Card | None, ...]  # private to ``seat``
     automatic: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class TurnStarted:
-    seat: int
-    turn_no: int
-
-
-@dataclass(frozen=True, slots=True)
-class TimeoutApplied:
-    seat: int
-    turn_no: int
-    action: str
-
-
-@dataclass(frozen=True, slots=True)
-class CardDrawn:
-    seat: int
-    source: str
-    card: Card | None  # private to ``seat`` for a stock draw
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,27 +272,8 @@ class PowerSkipped:
 
 
 @dataclass(frozen=True, slots=True)
-class CardsSwapped:
-    seat: int
-    a: tuple[int, str]
-    b: tuple[int, str]
-
-
-@dataclass(frozen=True, slots=True)
 class SwapDeclined:
     seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class WindowOpened:
-    window_id: int
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class WindowClosed:
-    window_id: int
-    reason: str  # superseded | taken | final
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,12 +286,6 @@ class WindowWon:
 class FinalWindowOpened:
     window_id: int
     eligible: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Passed:
-    seat: int
-    window_id: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,12 +337,6 @@ class CallMade:
 
 
 @dataclass(frozen=True, slots=True)
-class TurnSkipped:
-    seat: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
 class RoundRevealed:
     round: int
     reason: str  # final_window | no_window | all_skipped | turn_limit | stock_exhausted
@@ -435,13 +354,6 @@ class RoundScored:
     close_outcome: str | None  # succeeded | failed | not_judged | None
     rule: str
     options_applied: dict[str, Any]
-    explanation: str
-
-
-@dataclass(frozen=True, slots=True)
-class GameEnded:
-    winners: tuple[int, ...]
-    scores: tuple[int, ...]
     explanation: str
 
 

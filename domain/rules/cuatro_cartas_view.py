@@ -10,14 +10,14 @@ from itertools import combinations
 from typing import Any
 
 from domain.codec import typed
+from domain.messages import CardDrawn, Draw, Pass, SkipTurn
 from domain.rules.cuatro_cartas_decide import (
     TURN_PHASES, can_close_instead, can_draw, eligible, look_ends_turn, must_replace, pile_can_supply,
     stock_can_supply, swap_pairs,
 )
 from domain.rules.cuatro_cartas_model import (
-    LOOKS, NAME, CardDrawn, CardsLooked, ChoosePeek, ClaimResolved, Close, DiscardDrawn, Draw,
-    NoSwap, Pass, PeekChosen, PenaltyCardDealt, Replace, RoundDealt, SkipPower, SkipTurn,
-    State, StockReshuffled,
+    LOOKS, NAME, CardsLooked, ChoosePeek, ClaimResolved, Close, DiscardDrawn, NoSwap, PeekChosen,
+    PenaltyCardDealt, Replace, RoundDealt, SkipPower, State, StockReshuffled,
 )
 
 # -- view -----------------------------------------------------------------------------------------

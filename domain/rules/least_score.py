@@ -69,11 +69,12 @@ from typing import Any
 from domain import chance, codec, table
 from domain.cards import french_pack, packs
 from domain.errors import InvalidCommand, NotYourTurn, WrongPhase
+from domain.messages import GameStarted, TurnTimedOut
 from domain.rules import least_score_view as _view
 from domain.rules.least_score_model import (
-    COMMAND_TYPES, EVENT_TYPES, OPTIONS, CallMade, Declare, GameEnded, GameStarted, LeastState, Opts,
-    Play, PlayerEliminated, RoundDealt, RoundRevealed, RoundScored, SetPlayed, StockReshuffled,
-    TiebreakRound, TurnTimedOut, resolve,
+    COMMAND_TYPES, EVENT_TYPES, OPTIONS, CallMade, Declare, GameEnded, LeastState, Opts, Play,
+    PlayerEliminated, RoundDealt, RoundRevealed, RoundScored, SetPlayed, StockReshuffled, TiebreakRound,
+    resolve,
 )
 from domain.rules.least_score_scoring import after_round, clockwise, deal, judge, reveal
 from domain.rules.least_score_sets import classify_cached, sort_key, timeout_key

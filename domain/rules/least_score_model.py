@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.errors import InvalidOptions
+from domain.messages import GameStarted, TurnTimedOut
 from domain.ruleset import COMMON_OPTIONS, OptionSpec, resolve_options
 from domain.rules.least_score_sets import SetRules
 
@@ -114,25 +115,9 @@ class Declare:
     """Declare ("Declarar"): reveal now, instead of playing (§4.5). A blind claim: never refused for being wrong."""
 
 
-@dataclass(frozen=True, slots=True)
-class TurnTimedOut:
-    """System command (seat ``None``): the turn deadline passed (§2.11)."""
-
-    seat: int
-    turn_no: int
-
-
 COMMAND_TYPES: dict[str, type] = {c.__name__: c for c in (Play, Declare, TurnTimedOut)}
 
 # --------------------------------------------------------------------------- events
-
-
-@dataclass(frozen=True, slots=True)
-class GameStarted:
-    ruleset: str
-    players: int
-    options: dict[str, Any]
-    first_dealer: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,16 +42,16 @@ from typing import Any
 
 from domain import codec, table
 from domain.errors import InvalidCommand, NotYourTurn, RuleError, WrongPhase
+from domain.messages import CardsSwapped, Draw, SkipPower, SkipTurn, TurnSkipped, TurnTimedOut
 from domain.rules import pedro_view as pv
 from domain.rules.pedro_evolve import evolve
 from domain.rules.pedro_flow import (
     Emitter, bottom_cards, can_draw, end_round, end_turn, game_result, may_call, start, stock_can_supply,
 )
 from domain.rules.pedro_messages import (
-    COMMANDS, EVENTS, CallMade, CallPedro, CardDrawn, CardKept, CardPeeked, CardReleased,
-    CardsShown, CardsSwapped, ClaimResolved, Draw, Keep, PeekBottom, PowerSkipped,
-    Release, SkipPower, SkipTurn, StockReshuffled, Target,
-    TimeoutApplied, TurnSkipped, TurnTimedOut, UsePower5, UsePower6,
+    COMMANDS, EVENTS, CallMade, CallPedro, CardDrawn, CardKept, CardPeeked, CardReleased, CardsShown,
+    ClaimResolved, Keep, PeekBottom, PowerSkipped, Release, StockReshuffled, Target, TimeoutApplied,
+    UsePower5, UsePower6,
 )
 from domain.rules.pedro_model import (
     AWAIT, HOLDING, NAME, OPTIONS, OVER, POWER, State, identical, power_of, resolve,

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.messages import CardsSwapped, GameStarted, TurnSkipped, TurnStarted
 from domain.rules.pedro_messages import (
-    CallJudged, CallMade, CardDrawn, CardKept, CardPeeked, CardReleased, CardsShown, CardsSwapped, ClaimResolved,
-    GameEnded, GameStarted, PowerSkipped, RoundDealt, RoundRevealed, RoundScored, StockReshuffled,
-    TimeoutApplied, TurnSkipped, TurnStarted,
+    CallJudged, CallMade, CardDrawn, CardKept, CardPeeked, CardReleased, CardsShown, ClaimResolved, GameEnded,
+    PowerSkipped, RoundDealt, RoundRevealed, RoundScored, StockReshuffled, TimeoutApplied,
 )
 from domain.rules.pedro_model import (
     AWAIT, BETWEEN, HOLDING, OVER, POWER, PUBLIC, REVEAL, State, deal_from, make_config,

@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain import chance, table
+from domain.messages import GameStarted, TurnSkipped, TurnStarted
 from domain.rules.pedro_evolve import evolve_and_remember
 from domain.rules.pedro_messages import (
-    CallJudged, CardsShown, GameEnded, GameStarted, RoundDealt, RoundRevealed, RoundScored, TurnSkipped,
-    TurnStarted,
+    CallJudged, CardsShown, GameEnded, RoundDealt, RoundRevealed, RoundScored,
 )
 from domain.rules.pedro_model import (
     NAME, State, resolve,

@@ -6,16 +6,15 @@ state: server-only fields (``order``, ``salt``) and other seats' private cards a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
+
+from domain.messages import (
+    CardsSwapped, Draw, GameStarted, SkipPower, SkipTurn, TurnSkipped, TurnStarted, TurnTimedOut,
+)
 
 # --------------------------------------------------------------------------- commands
 
 Target = tuple[int, str]
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    source: Literal["stock", "discard"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,17 +44,7 @@ class UsePower5:
 
 
 @dataclass(frozen=True, slots=True)
-class SkipPower:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
 class CallPedro:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class SkipTurn:
     pass
 
 
@@ -64,26 +53,10 @@ class PeekBottom:
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class TurnTimedOut:
-    """System command (seat ``None``): the service's turn deadline passed (RULES §2.11)."""
-
-    seat: int
-    turn_no: int
-
-
 COMMANDS: dict[str, type] = {c.__name__: c for c in (
     Draw, Keep, Release, UsePower6, UsePower5, SkipPower, CallPedro, SkipTurn, PeekBottom, TurnTimedOut)}
 
 # --------------------------------------------------------------------------- events
-
-
-@dataclass(frozen=True, slots=True)
-class GameStarted:
-    ruleset: str
-    players: int
-    options: dict[str, Any]
-    first_dealer: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,12 +80,6 @@ class CardsShown:
     seat: int
     cards: tuple[tuple[int, str, str], ...]
     reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class TurnStarted:
-    seat: int
-    turn_no: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,22 +149,9 @@ class CardPeeked:
 
 
 @dataclass(frozen=True, slots=True)
-class CardsSwapped:
-    seat: int
-    a: tuple[int, str]
-    b: tuple[int, str]
-
-
-@dataclass(frozen=True, slots=True)
 class PowerSkipped:
     seat: int
     power: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class TurnSkipped:
-    seat: int
     reason: str
 
 

@@ -10,8 +10,9 @@ from collections import Counter
 from typing import Any
 
 from domain.cards import french_pack, is_card_code
+from domain.messages import GameStarted
 from domain.rules.corte import RULESET as R
-from domain.rules.corte_events import GameStarted, PeekChosen, RoundDealt
+from domain.rules.corte_events import PeekChosen, RoundDealt
 from domain.rules.corte_model import State
 
 KEY = b"corte-test-key"

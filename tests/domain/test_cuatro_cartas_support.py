@@ -12,8 +12,9 @@ from typing import Any
 
 from domain.cards import french_pack
 from domain.errors import RuleError
+from domain.messages import GameStarted
 from domain.rules.cuatro_cartas import RULESET as R
-from domain.rules.cuatro_cartas_model import GameStarted, RoundDealt, State
+from domain.rules.cuatro_cartas_model import RoundDealt, State
 
 KEY = b"cuatro-cartas-test-key-0123456789"
 
