@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from domain.memo import EvolveMemo
 from domain.messages import (
     CardDrawn,
     GameEnded,
@@ -249,26 +250,12 @@ _EVOLVERS: dict[type, Callable[[Any, Any], State]] = {
 }
 
 
-# decide folds its own events as it goes (corte_flow.Out); the caller then folds the same
-# event objects onto the same state objects. Remembering the last results by identity
-# spares that second pass (the simulate budget) without changing what evolve computes.
-_MEMO: dict[int, tuple[State | None, Any, State]] = {}
-
-
-def evolve(state: State | None, event: Any) -> State:
-    """The state after ``event`` (``state`` is ``None`` before ``GameStarted``)."""
-    hit = _MEMO.get(id(event))
-    if hit is not None and hit[1] is event and hit[0] is state:
-        return hit[2]
+def _apply(state: State | None, event: Any) -> State:
     return _EVOLVERS[type(event)](state, event)
 
 
-def evolve_and_remember(state: State | None, event: Any) -> State:
-    """:func:`evolve`, remembered for the identical (state, event) objects."""
-    out = _EVOLVERS[type(event)](state, event)
-    if len(_MEMO) >= 64:  # only the last command's events are ever looked up again
-        _MEMO.clear()
-    _MEMO[id(event)] = (state, event, out)
-    return out
-
-
+# decide folds its own events as it goes (corte_flow.Out) and the caller folds the same
+# objects again (see domain.memo); only the last command's events are ever looked up again.
+_MEMO: EvolveMemo[State] = EvolveMemo(_apply, limit=64)
+evolve = _MEMO.evolve  # the state after ``event`` (``state`` is ``None`` before ``GameStarted``)
+evolve_and_remember = _MEMO.evolve_and_remember

@@ -15,7 +15,7 @@ from domain.errors import InvalidCommand, Locked, NotYourTurn, WrongPhase
 from domain.messages import (
     CardDrawn, CardsSwapped, GameEnded, GameStarted, TurnSkipped, TurnStarted, WindowClosed, WindowOpened,
 )
-from domain.rules.cuatro_cartas_evolve import evolve, fold_one, remember
+from domain.rules.cuatro_cartas_evolve import evolve, evolve_and_remember
 from domain.rules.cuatro_cartas_model import (
     BASE_SLOTS_N, LOOKS, NAME, POWER_RANKS, CallMade, CardDiscarded, CardReplaced, CardsLooked,
     FinalWindowOpened, PeekChosen, PenaltyCardDealt, PenaltySkipped, PowerFizzled, PowerSkipped, PowerStarted,
@@ -38,9 +38,7 @@ class Emitter:
 
     def emit(self, event: Any) -> None:
         self.events.append(event)
-        before = self.s
-        self.s = fold_one(before, event)
-        remember(before, event, self.s)
+        self.s = evolve_and_remember(self.s, event)
 
 
 # -- start and deal ------------------------------------------------------------------------

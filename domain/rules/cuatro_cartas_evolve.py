@@ -5,6 +5,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from domain.memo import EvolveMemo
 from domain.messages import (
     CardDrawn, CardsSwapped, GameEnded, GameStarted, Passed, TimeoutApplied, TurnSkipped, TurnStarted,
     WindowClosed, WindowOpened,
@@ -231,29 +232,13 @@ _HANDLERS: dict[type, Callable[[Any, Any], State]] = {
 }
 
 
-# decide() folds every event it emits (to run the flow on the state it made); the caller
-# then folds the same event objects again. Remembering the last command's steps, keyed
-# by object identity and holding both objects (so no id is reused), halves that work.
-# It changes no result: states and events are immutable.
-_MEMO: dict[int, tuple[Any, Any, State]] = {}
-
-
-def remember(state: Any, event: Any, result: State) -> None:
-    _MEMO[id(event)] = (state, event, result)
-
-
-def forget_all() -> None:
-    _MEMO.clear()
-
-
-def evolve(state: State | None, event: Any) -> State:
-    """The state after ``event``."""
-    hit = _MEMO.get(id(event))
-    if hit is not None and hit[0] is state and hit[1] is event:
-        return hit[2]
+def _apply(state: State | None, event: Any) -> State:
     return _HANDLERS[type(event)](state, event)
 
 
-def fold_one(state: State | None, event: Any) -> State:
-    """``evolve`` without the memo (what decide uses while it builds a command's events)."""
-    return _HANDLERS[type(event)](state, event)
+# decide() folds every event it emits and the caller folds the same objects again (see
+# domain.memo); decide forgets all at its start, so only one command's steps are kept.
+_MEMO: EvolveMemo[State] = EvolveMemo(_apply)
+evolve = _MEMO.evolve  # the state after ``event``
+evolve_and_remember = _MEMO.evolve_and_remember
+forget_all = _MEMO.forget

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.memo import EvolveMemo
 from domain.messages import CardsSwapped, GameStarted, TurnSkipped, TurnStarted
 from domain.rules.pedro_messages import (
     CallJudged, CallMade, CardDrawn, CardKept, CardPeeked, CardReleased, CardsShown, ClaimResolved, GameEnded,
@@ -31,28 +32,6 @@ def _set_layout(layouts: tuple[Layout, ...], seat: int, layout: Layout) -> tuple
 def _placed(nb: Notebook, seat: int, slot: str, public: bool) -> Notebook:
     """A card whose identity ``seat`` (or everyone) knows was put face down at (seat, slot)."""
     return nb.forget(seat, slot).learn(PUBLIC if public else seat, seat, slot)
-
-
-#: Results that ``decide`` just computed, keyed by the event's identity. ``evolve`` is pure, so
-#: a caller folding the very same (state, event) objects again (the service after an append,
-#: the simulator) gets the same result without recomputing it. Entries hold their objects,
-#: so an id cannot be reused while it is cached.
-_MEMO: dict[int, tuple[State | None, Any, State]] = {}
-
-
-def evolve(s: State | None, e: Any) -> State:
-    hit = _MEMO.get(id(e))
-    if hit is not None and hit[1] is e and hit[0] is s:
-        return hit[2]
-    return _evolve(s, e)
-
-
-def evolve_and_remember(s: State | None, e: Any) -> State:
-    out = _evolve(s, e)
-    if len(_MEMO) >= 512:
-        _MEMO.clear()
-    _MEMO[id(e)] = (s, e, out)
-    return out
 
 
 def _evolve(s: State | None, e: Any) -> State:  # noqa: C901 - one flat dispatch reads best here
@@ -152,3 +131,10 @@ def _multi_discard(s: State, e: ClaimResolved) -> State:
     lay, new_slot = lay.add(held, e.new_slot)
     nb = _placed(nb, seat, new_slot, e.drawn_public)
     return _finish_turn(s, seat, layouts=_set_layout(s.layouts, seat, lay), notebook=nb)
+
+
+# decide folds the events it emits and the caller (the service after an append, the
+# simulator) folds the very same objects again: see domain.memo.
+_MEMO: EvolveMemo[State] = EvolveMemo(_evolve, limit=512)
+evolve = _MEMO.evolve
+evolve_and_remember = _MEMO.evolve_and_remember

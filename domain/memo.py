@@ -1,0 +1,47 @@
+"""Remembering what ``evolve`` just computed, by the identity of its arguments.
+
+``decide`` folds every event it emits (to run the rules on the state it made); the caller
+(the service after an append, the simulator) then folds the very same event objects onto
+the very same state objects. Remembering those steps spares the second pass without
+changing any result: states and events are immutable and ``evolve`` is pure. Each entry
+holds its objects, so an ``id`` cannot be reused while it is remembered.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+S = TypeVar("S")
+
+
+class EvolveMemo(Generic[S]):
+    """``step`` (a ruleset's plain evolve) with the last steps remembered.
+
+    ``limit`` bounds the entries (cleared when full); ``None`` leaves the bound to the
+    caller, who calls :meth:`forget` (e.g. at the start of every ``decide``).
+    """
+
+    __slots__ = ("_step", "_limit", "_hits")
+
+    def __init__(self, step: Callable[[S | None, Any], S], limit: int | None = None) -> None:
+        self._step = step
+        self._limit = limit
+        self._hits: dict[int, tuple[S | None, Any, S]] = {}
+
+    def evolve(self, state: S | None, event: Any) -> S:
+        """The state after ``event``: remembered if this very (state, event) was just folded."""
+        hit = self._hits.get(id(event))
+        if hit is not None and hit[1] is event and hit[0] is state:
+            return hit[2]
+        return self._step(state, event)
+
+    def evolve_and_remember(self, state: S | None, event: Any) -> S:
+        """``step``, remembered for the identical (state, event) objects."""
+        out = self._step(state, event)
+        if self._limit is not None and len(self._hits) >= self._limit:
+            self._hits.clear()
+        self._hits[id(event)] = (state, event, out)
+        return out
+
+    def forget(self) -> None:
+        self._hits.clear()
