@@ -26,6 +26,7 @@ from typing import Any
 
 from domain import chance, codec
 from domain.errors import RuleError
+from domain.ruleset import Ruleset
 from events.canonical import GENESIS, chain_hash, event_body
 from service import fairness
 from service.audit.log import SHUFFLE_TYPES, GameLog, build_event, read_log
@@ -227,12 +228,20 @@ def check_commitments(log: GameLog, report: Report) -> None:
     c.done()
 
 
-def check_deals(log: GameLog, key: bytes | None, report: Report) -> None:
-    """Every order, salt and commitment re-derived from the game key."""
-    c = _Checker(report, "deals")
+def _replayable(c: _Checker, log: GameLog, key: bytes | None) -> Ruleset | None:
+    """The log's ruleset when ``key`` and the ruleset are known; else ``None``, the check skipped."""
     ruleset = log.ruleset
     if key is None or ruleset is None:
         c.done("needs the revealed secret" if key is None else "unknown ruleset")
+        return None
+    return ruleset
+
+
+def check_deals(log: GameLog, key: bytes | None, report: Report) -> None:
+    """Every order, salt and commitment re-derived from the game key."""
+    c = _Checker(report, "deals")
+    ruleset = _replayable(c, log, key)
+    if ruleset is None or key is None:
         return
     state: Any = None
     for e in log.ruleset_events():
@@ -285,9 +294,8 @@ def _diff(produced: dict[str, Any], stored: dict[str, Any]) -> str:
 def check_readjudication(log: GameLog, key: bytes | None, report: Report) -> None:
     """start() and every command through decide() reproduce the stored events."""
     c = _Checker(report, "readjudication")
-    ruleset = log.ruleset
-    if key is None or ruleset is None:
-        c.done("needs the revealed secret" if key is None else "unknown ruleset")
+    ruleset = _replayable(c, log, key)
+    if ruleset is None or key is None:
         return
     stored = log.ruleset_events()
     plain = [{"type": e["type"], "data": e["data"]} for e in stored]
