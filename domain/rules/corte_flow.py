@@ -24,6 +24,7 @@ from domain.rules.corte_events import (
 from domain.rules.corte_evolve import evolve_and_remember
 from domain.rules.corte_model import FINAL_WINDOW, POWER_RANKS, State, value
 from domain.rules.corte_view import can_call, can_draw, has_claim
+from domain.tiebreak import break_tie
 
 
 class Out:
@@ -186,13 +187,7 @@ def round_scores(totals_: tuple[int, ...], caller: int | None, penalty: int) -> 
 def winners(cumulative: tuple[int, ...], last: tuple[int, ...], tiebreak: str) -> tuple[int, ...] | None:
     """The winners once the game is over, or ``None`` to play another round (RULES §2.9)."""
     low = min(cumulative)
-    tied = [p for p, c in enumerate(cumulative) if c == low]
-    if len(tied) == 1 or tiebreak == "shared":
-        return tuple(tied)
-    if tiebreak == "play_another_round":
-        return None
-    best = min(last[p] for p in tied)
-    return tuple(p for p in tied if last[p] == best)
+    return break_tie([p for p, c in enumerate(cumulative) if c == low], last, tiebreak)
 
 
 _REASONS = {

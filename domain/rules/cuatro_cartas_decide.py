@@ -22,6 +22,7 @@ from domain.rules.cuatro_cartas_model import (
     RoundDealt, RoundRevealed, RoundScored, State, StockReshuffled, SwapDeclined, closer_score, layout_total,
 )
 from domain.table import next_seat
+from domain.tiebreak import break_tie
 
 TURN_PHASES = ("TURNS", "FINAL_LAP")
 
@@ -469,15 +470,12 @@ def game_winners(s: State) -> tuple[tuple[int, ...], str]:
     tied = tuple(p for p, v in enumerate(s.scores) if v == low)
     if len(tied) == 1:
         return tied, f"Seat {tied[0]} has the lowest cumulative score, {low}."
-    tb = s.opts.tiebreak
-    if tb == "play_another_round":
+    won = break_tie(tied, s.last_round, s.opts.tiebreak)
+    if won is None:
         return (), ""
-    if tb == "fewest_points_last_round":
-        best = min(s.last_round[p] for p in tied)
-        tied = tuple(p for p in tied if s.last_round[p] == best)
-        if len(tied) == 1:
-            return tied, f"Tie at {low} broken by the last round: seat {tied[0]} scored fewest points."
-    return tied, f"Seats {list(tied)} share the win with {low} points."
+    if len(won) == 1:
+        return won, f"Tie at {low} broken by the last round: seat {won[0]} scored fewest points."
+    return won, f"Seats {list(won)} share the win with {low} points."
 
 
 # -- timeouts (RULES §2.11) -------------------------------------------------------------------------

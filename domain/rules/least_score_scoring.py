@@ -11,6 +11,7 @@ from domain.rules.least_score_model import (
     GameEnded, LeastState, Opts, PlayerEliminated, RoundDealt, RoundRevealed, RoundScored, TiebreakRound,
 )
 from domain.rules.least_score_sets import hand_total
+from domain.tiebreak import break_tie
 
 HAND_SIZE = 5
 
@@ -126,13 +127,11 @@ def after_round(state: LeastState, scored: RoundScored, winner: int | None, key:
         candidates = remaining or seated
         reason = "first elimination" if remaining else "every remaining player went out together"
     low = min(cum[p] for p in candidates)
-    tied = tuple(p for p in candidates if cum[p] == low)
-    if len(tied) > 1 and opts.tiebreak == "fewest_points_last_round":
-        best = min(scored.round_scores[p] for p in tied)
-        tied = tuple(p for p in tied if scored.round_scores[p] == best)
-    if len(tied) > 1 and opts.tiebreak == "play_another_round":
-        events.append(TiebreakRound(tied, f"Seats {list(tied)} tie on {low} ({reason}); they play another round."))
-        nxt = _next_deal(state, tied, winner, key)
+    level = tuple(p for p in candidates if cum[p] == low)
+    tied = break_tie(level, scored.round_scores, opts.tiebreak)
+    if tied is None:
+        events.append(TiebreakRound(level, f"Seats {list(level)} tie on {low} ({reason}); they play another round."))
+        nxt = _next_deal(state, level, winner, key)
         return events + [nxt]
     events.append(GameEnded(tied, cum, "lowest_score",
                             f"{reason.capitalize()}: the lowest cumulative score ({low}) wins"

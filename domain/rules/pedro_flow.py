@@ -19,6 +19,7 @@ from domain.rules.pedro_messages import (
 from domain.rules.pedro_model import (
     NAME, State, resolve,
 )
+from domain.tiebreak import break_tie
 
 
 class Emitter:
@@ -166,10 +167,4 @@ def game_result(s: State) -> tuple[int, ...] | None:
     else:
         best = min(s.scores)
         tied = [i for i in range(n) if s.scores[i] == best]
-    if len(tied) == 1 or cfg.tiebreak == "shared":
-        return tuple(tied)
-    if cfg.tiebreak == "play_another_round":
-        return None
-    last = s.last_round or (0,) * n
-    low = min(last[i] for i in tied)
-    return tuple(i for i in tied if last[i] == low)
+    return break_tie(tied, s.last_round or (0,) * n, cfg.tiebreak)
