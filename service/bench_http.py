@@ -7,6 +7,8 @@ chosen by a bot that sees that view alone.
 """
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import random
 import socket
@@ -93,25 +95,84 @@ class Seat:
         return self.http.post(self.base + path, json=body, timeout=60)
 
 
-def play_one_game(base: str, ruleset: str, seats: int, options: dict[str, Any], bot: str, rng: random.Random,
+class Conn:
+    """One keep-alive HTTP/1.1 connection (``http.client``) shared by the seats of a client process.
+
+    Leaner than ``requests`` (no per-request proxy lookup in the environment, no session
+    merging), so that the load generator spends its CPU on the game, not on the library.
+    Every request still carries the acting seat's own bearer token.
+    """
+
+    def __init__(self, base: str, timeout: float = 60) -> None:
+        host, _, port = base.removeprefix("http://").partition(":")
+        self.host, self.port, self.timeout = host, int(port or 80), timeout
+        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+
+    def request(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any, bytes]:
+        """(status, parsed JSON or None, raw body); reconnects once if the server closed the connection."""
+        headers = {"Accept": "application/json"}
+        data = None
+        if body is not None:
+            data = json.dumps(body, separators=(",", ":")).encode()
+            headers["Content-Type"] = "application/json"
+        if token is not None:
+            headers["Authorization"] = "Bearer " + token
+        for attempt in (0, 1):
+            try:
+                self.conn.request(method, path, data, headers)
+                resp = self.conn.getresponse()
+                raw = resp.read()
+                break
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                self.conn.close()  # an idle keep-alive connection the server closed: reconnect
+                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+                if attempt:
+                    raise
+        parsed = json.loads(raw) if raw and resp.getheader("Content-Type", "").endswith("json") else None
+        return resp.status, parsed, raw
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class Player:
+    """One seat's player on a shared :class:`Conn`: its own registration and token."""
+
+    def __init__(self, conn: Conn, name: str) -> None:
+        self.conn = conn
+        status, body, raw = conn.request("POST", "/v1/players", {"name": name})
+        if status != 201:
+            raise RuntimeError(f"register: {status} {raw[:200]!r}")
+        self.token = body["token"]
+
+    def get(self, path: str) -> tuple[int, Any, bytes]:
+        return self.conn.request("GET", path, token=self.token)
+
+    def post(self, path: str, body: Any) -> tuple[int, Any, bytes]:
+        return self.conn.request("POST", path, body, token=self.token)
+
+
+def play_one_game(conn: Conn, ruleset: str, seats: int, options: dict[str, Any], bot: str, rng: random.Random,
                   out: ClientResult, max_commands: int = 5000) -> None:
     """Create a game, fill its seats, and play it to the end; latencies go into ``out``."""
     policy = bots.policy(ruleset, bot)
-    players = [Seat(base, f"bench-{i}") for i in range(seats)]
-    r = players[0].post("/v1/games", {"ruleset": ruleset, "seats": seats, "options": options})
-    if r.status_code != 201:
-        out.errors.append(f"create: {r.status_code} {r.text[:200]}")
+    players = [Player(conn, f"bench-{i}") for i in range(seats)]
+    status, body, raw = players[0].post("/v1/games", {"ruleset": ruleset, "seats": seats, "options": options})
+    if status != 201:
+        out.errors.append(f"create: {status} {raw[:200]!r}")
         return
-    gid = r.json()["id"]
+    gid = body["id"]
     for p in players[1:]:
-        r = p.post(f"/v1/games/{gid}/join", {})
-        if r.status_code != 200:
-            out.errors.append(f"join: {r.status_code} {r.text[:200]}")
+        status, body, raw = p.post(f"/v1/games/{gid}/join", {})
+        if status != 200:
+            out.errors.append(f"join: {status} {raw[:200]!r}")
             return
     t0 = time.perf_counter()
-    r = players[0].get(f"/v1/games/{gid}/view")
+    status, view, raw = players[0].get(f"/v1/games/{gid}/view")
     out.view_ms.append((time.perf_counter() - t0) * 1000)
-    view = r.json()
+    if status != 200:
+        out.errors.append(f"view: {status} {raw[:200]!r}")
+        return
     for _ in range(max_commands):
         if view["status"] == "finished":
             out.games += 1
@@ -122,38 +183,43 @@ def play_one_game(base: str, ruleset: str, seats: int, options: dict[str, Any], 
         seat = view["awaiting"][0]
         if view.get("seat") != seat:
             t0 = time.perf_counter()
-            r = players[seat].get(f"/v1/games/{gid}/view")
+            status, view, raw = players[seat].get(f"/v1/games/{gid}/view")
             out.view_ms.append((time.perf_counter() - t0) * 1000)
-            if r.status_code != 200:
-                out.errors.append(f"view: {r.status_code} {r.text[:200]}")
+            if status != 200:
+                out.errors.append(f"view: {status} {raw[:200]!r}")
                 return
-            view = r.json()
         actions = view["legal_actions"]
         if not actions:
             out.errors.append(f"game {gid}: awaited seat {seat} has no legal action")
             return
         action = policy(view["table"], actions, rng, True) or actions[rng.randrange(len(actions))]
         t0 = time.perf_counter()
-        r = players[seat].post(f"/v1/games/{gid}/commands", action)
+        status, body, raw = players[seat].post(f"/v1/games/{gid}/commands", action)
         out.command_ms.append((time.perf_counter() - t0) * 1000)
-        if r.status_code != 200:
-            out.errors.append(f"command {action}: {r.status_code} {r.text[:200]}")
+        if status != 200:
+            out.errors.append(f"command {action}: {status} {raw[:200]!r}")
             return
         out.commands += 1
-        view = r.json()["view"]
+        view = body["view"]
     out.errors.append(f"game {gid}: not finished after {max_commands} commands")
 
 
 def client(args: tuple[str, str, int, dict[str, Any], str, int, int]) -> ClientResult:
-    """One client process: play ``games`` games one after another."""
+    """One client process: play ``games`` games one after another on one keep-alive connection."""
     base, ruleset, seats, options, bot, games, seed = args
     rng = random.Random(seed)
     out = ClientResult()
-    for _ in range(games):
-        try:
-            play_one_game(base, ruleset, seats, options, bot, rng, out)
-        except requests.RequestException as exc:
-            out.errors.append(f"http: {exc}")
+    conn = Conn(base)
+    try:
+        for _ in range(games):
+            try:
+                play_one_game(conn, ruleset, seats, options, bot, rng, out)
+            except (OSError, http.client.HTTPException, ValueError) as exc:
+                out.errors.append(f"http: {type(exc).__name__}: {exc}")
+                conn.close()
+                conn = Conn(base)
+    finally:
+        conn.close()
     return out
 
 
