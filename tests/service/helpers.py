@@ -83,3 +83,12 @@ def start_game(live: Live, ruleset: str, seats: int = 4, options: dict[str, Any]
         j = p.post(f"/v1/games/{gid}/join", {})
         assert j.status_code == 200, j.text
     return gid, players
+
+
+def acting(gid: str, players: list[Player]) -> tuple[Player, dict[str, Any]]:
+    """The first player the game awaits who has a legal action, with its view."""
+    for p in players:
+        v = p.get(f"/v1/games/{gid}/view").json()
+        if v["seat"] in v["awaiting"] and v["legal_actions"]:
+            return p, v
+    raise AssertionError("nobody can act")

@@ -10,7 +10,7 @@ import pytest
 import requests
 
 from tests.service.conftest import RULESETS
-from tests.service.helpers import Live, Player, start_game
+from tests.service.helpers import Live, Player, acting, start_game
 
 PROBLEM = "application/problem+json"
 
@@ -25,14 +25,6 @@ def _problem(r: requests.Response, status: int, slug: str | None = None) -> dict
     return body
 
 
-def _acting(gid: str, players: list[Player]) -> tuple[Player, dict[str, Any]]:
-    for p in players:
-        v = p.get(f"/v1/games/{gid}/view").json()
-        if v["seat"] in v["awaiting"] and v["legal_actions"]:
-            return p, v
-    raise AssertionError("nobody is awaited")
-
-
 @pytest.fixture(scope="module")
 def game(live: Live) -> tuple[str, list[Player]]:
     return start_game(live, RULESETS[-1])
@@ -40,7 +32,7 @@ def game(live: Live) -> tuple[str, list[Player]]:
 
 def test_an_idempotent_retry_returns_the_first_response_and_appends_nothing(live: Live) -> None:
     gid, players = start_game(live, RULESETS[0])
-    p, v = _acting(gid, players)
+    p, v = acting(gid, players)
     key = {"Idempotency-Key": "retry-1"}
     first = p.post(f"/v1/games/{gid}/commands", v["legal_actions"][0], headers=key)
     second = p.post(f"/v1/games/{gid}/commands", v["legal_actions"][0], headers=key)
@@ -55,7 +47,7 @@ def test_an_idempotent_retry_returns_the_first_response_and_appends_nothing(live
 
 def test_if_match_on_an_old_version_is_412_and_nothing_is_appended(live: Live) -> None:
     gid, players = start_game(live, RULESETS[-1])
-    p, v = _acting(gid, players)
+    p, v = acting(gid, players)
     body = _problem(p.post(f"/v1/games/{gid}/commands", v["legal_actions"][0],
                            headers={"If-Match": f'"{v["version"] - 1}"'}), 412, "precondition-failed")
     assert body["version"] == v["version"]
@@ -68,7 +60,7 @@ def test_if_match_on_an_old_version_is_412_and_nothing_is_appended(live: Live) -
 def test_two_seats_racing_are_serialised_and_the_loser_gets_a_409_with_its_legal_actions(
         live: Live, ruleset: str) -> None:
     gid, players = start_game(live, ruleset)
-    p, v = _acting(gid, players)
+    p, v = acting(gid, players)
     # the same seat fires its two first legal actions at once from two connections: one wins
     actions = v["legal_actions"][:2] * (1 if len(v["legal_actions"]) > 1 else 2)
     results: list[requests.Response] = []
@@ -96,7 +88,7 @@ def test_two_seats_racing_are_serialised_and_the_loser_gets_a_409_with_its_legal
 
 def test_other_seats_commands_race_from_two_seats(live: Live) -> None:
     gid, players = start_game(live, RULESETS[-1])
-    p, v = _acting(gid, players)
+    p, v = acting(gid, players)
     others = [q for q in players if q is not p]
     results: list[requests.Response] = []
     barrier = threading.Barrier(2)
@@ -117,7 +109,7 @@ def test_other_seats_commands_race_from_two_seats(live: Live) -> None:
 
 def test_a_long_poll_wakes_within_a_second_of_another_seats_command(live: Live) -> None:
     gid, players = start_game(live, RULESETS[-1])
-    p, v = _acting(gid, players)
+    p, v = acting(gid, players)
     watcher = next(q for q in players if q is not p)
     out: dict[str, Any] = {}
 
@@ -154,7 +146,7 @@ def test_401_without_or_with_a_bad_token(live: Live) -> None:
 def test_403_for_a_command_from_a_player_without_a_seat(live: Live, game: Any) -> None:
     gid, players = game
     stranger = live.player("stranger")
-    _, v = _acting(gid, players)
+    _, v = acting(gid, players)
     _problem(stranger.post(f"/v1/games/{gid}/commands", v["legal_actions"][0]), 403, "forbidden")
 
 
@@ -180,7 +172,7 @@ def test_405_for_a_wrong_method_with_an_allow_header(live: Live) -> None:
 
 def test_409_for_a_command_out_of_turn_with_the_legal_actions(live: Live, game: Any) -> None:
     gid, players = game
-    p, v = _acting(gid, players)
+    p, v = acting(gid, players)
     idle = [q for q in players if q is not p]
     for q in idle:
         mine = q.get(f"/v1/games/{gid}/view").json()
@@ -229,14 +221,14 @@ def test_bad_game_creations_are_422_with_field_messages(live: Live, body: dict[s
 
 def test_bad_commands_are_422(live: Live, game: Any) -> None:
     gid, players = game
-    p, _ = _acting(gid, players)
+    p, _ = acting(gid, players)
     for body in [{"type": "NoSuchCommand"}, {"nope": 1}, {"type": "x\u0000"}, {"type": 5}]:
         _problem(p.post(f"/v1/games/{gid}/commands", body), 422)
 
 
 def test_a_bad_if_match_or_idempotency_key_is_400(live: Live, game: Any) -> None:
     gid, players = game
-    p, v = _acting(gid, players)
+    p, v = acting(gid, players)
     _problem(p.post(f"/v1/games/{gid}/commands", v["legal_actions"][0], headers={"If-Match": "abc"}), 400)
     _problem(p.post(f"/v1/games/{gid}/commands", v["legal_actions"][0],
                     headers={"Idempotency-Key": "has space"}), 400)

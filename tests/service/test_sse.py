@@ -12,7 +12,7 @@ import pytest
 import requests
 
 from tests.service.conftest import RULESETS
-from tests.service.helpers import Live, Player, serve, start_game
+from tests.service.helpers import Live, Player, acting, serve, start_game
 
 PROBLEM = "application/problem+json"
 
@@ -96,14 +96,6 @@ def _stream(live: Live, gid: str, who: Player | None, after: int | None = None, 
     return Stream(f"{live.url}/v1/games/{gid}/events/stream", {**auth, **(headers or {})}, params).start()
 
 
-def _acting(gid: str, players: list[Player]) -> tuple[Player, dict[str, Any]]:
-    for p in players:
-        v = p.get(f"/v1/games/{gid}/view").json()
-        if v["seat"] in v["awaiting"] and v["legal_actions"]:
-            return p, v
-    raise AssertionError("nobody can act")
-
-
 def _choose(v: dict[str, Any]) -> Any:
     """A legal action that does not end the round (no call), so that games last."""
     actions = v["legal_actions"]
@@ -114,7 +106,7 @@ def _play(gid: str, players: list[Player], commands: int) -> int:
     version = players[0].get(f"/v1/games/{gid}").json()["version"]
     for _ in range(commands):
         try:
-            p, v = _acting(gid, players)
+            p, v = acting(gid, players)
         except AssertionError:  # e.g. the game ended
             break
         r = p.post(f"/v1/games/{gid}/commands", _choose(v))
@@ -127,7 +119,7 @@ def _play(gid: str, players: list[Player], commands: int) -> int:
 def test_a_stream_receives_another_seats_command_within_a_second_redacted_for_the_caller(
         live: Live, ruleset: str) -> None:
     gid, players = start_game(live, ruleset)
-    p, v = _acting(gid, players)
+    p, v = acting(gid, players)
     watcher = next(q for q in players if q is not p)
     s = _stream(live, gid, watcher, after=v["version"])
     assert s.status == 200 and s.content_type.startswith("text/event-stream")
@@ -168,7 +160,7 @@ def test_last_event_id_resumes_after_that_version_and_wins_over_after(live: Live
     assert s.events() == [e for e in full if e["version"] > middle]
     assert s.ids()[-1] == head
     # an EventSource reconnects with the last id it received: nothing is repeated or lost
-    p, v = _acting(gid, players)
+    p, v = acting(gid, players)
     assert p.post(f"/v1/games/{gid}/commands", _choose(v)).status_code == 200
     again = _stream(live, gid, players[1], max_seconds=1, headers={"Last-Event-ID": str(s.ids()[-1])})
     assert again.ended.wait(10)
@@ -182,7 +174,7 @@ def test_a_spectator_sees_only_public_data(live: Live, ruleset: str) -> None:
     gid, players = start_game(live, ruleset)
     outsider = live.player("outsider")
     _play(gid, players, 3)
-    p, v = _acting(gid, players)
+    p, v = acting(gid, players)
     anonymous = _stream(live, gid, None, after=0, max_seconds=2)
     seatless = _stream(live, gid, outsider, after=0, max_seconds=2)
     assert p.post(f"/v1/games/{gid}/commands", _choose(v)).status_code == 200
