@@ -144,6 +144,10 @@ class JoinOut(Schema):
 
 
 class ViewOut(Schema):
+    """The hot payload (every view and every command's answer): nested structures that
+    :func:`service.gamestate.view` already builds as plain JSON (seats, legal actions, the
+    table) are ``Raw``, so that dumping costs a few field lookups, not one per action."""
+
     game_id = fields.String()
     ruleset = fields.String()
     status = fields.String()
@@ -151,8 +155,8 @@ class ViewOut(Schema):
     version = fields.Integer()
     chain_head = fields.String()
     awaiting = fields.List(fields.Integer())
-    legal_actions = fields.List(fields.Raw())
-    seats = fields.List(fields.Nested(SeatOut))
+    legal_actions = fields.Raw()  # list of commands, each a JSON object
+    seats = fields.Raw()  # list of SeatOut-shaped objects (gamestate.seats_public)
     table = fields.Raw(allow_none=True)
 
 
@@ -175,7 +179,7 @@ class EventsOut(Schema):
 class CommandOut(Schema):
     version = fields.Integer()
     chain_head = fields.String()
-    events = fields.List(fields.Nested(EventOut))
+    events = fields.Raw()  # EventOut-shaped objects (gamestate.present_record), already JSON
     view = fields.Nested(ViewOut)
 
 
