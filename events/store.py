@@ -98,6 +98,19 @@ _LOAD_SQL = (
 )
 
 
+# The same, for a caller that holds the stream up to a version: the events after it, and the
+# snapshot only if it is more than max_gap versions newer than what the caller holds.
+_LOAD_SINCE_SQL = (
+    "SELECT s.version, s.head, sn.version, sn.fingerprint, sn.state,"
+    " e.stream_id, e.version, e.type, e.schema_version, e.data, e.metadata, e.recorded_at, e.prev_hash, e.hash"
+    " FROM streams s"
+    " LEFT JOIN snapshots sn ON sn.stream_id = s.stream_id AND sn.fingerprint = %s AND sn.version > %s + %s"
+    " LEFT JOIN events e ON e.stream_id = s.stream_id AND e.version > coalesce(sn.version, %s)"
+    "  AND e.version <= s.version"
+    " WHERE s.stream_id = %s ORDER BY e.version"
+)
+
+
 def _recorded(row: Sequence[Any]) -> RecordedEvent:
     return RecordedEvent(row[0], row[1], row[2], row[3], row[4], row[5], row[6], bytes(row[7]), bytes(row[8]))
 
@@ -181,14 +194,23 @@ class EventStore:
         with self.db.connection() as conn:
             return [_recorded(r) for r in conn.execute(sql, params)]
 
-    def load(self, stream_id: uuid.UUID, fingerprint: str | None = None) -> Loaded | None:
+    def load(self, stream_id: uuid.UUID, fingerprint: str | None = None, since: int | None = None,
+             max_gap: int = 64) -> Loaded | None:
         """Head, the snapshot if it was made by ``fingerprint``'s code, and the newer events.
 
         One round trip whatever the stream's length: the stream row, the snapshot row,
         and only the events after the snapshot (none when it is at the head).
+
+        ``since``: the caller already holds the stream folded up to that version (a cache).
+        Then only the events after ``since`` come back, with no snapshot, unless a snapshot
+        would spare folding more than ``max_gap`` of them. ``Loaded.snapshot is None``
+        tells the caller to fold ``events`` onto its own copy.
         """
         with self.db.connection() as conn:
-            rows = conn.execute(_LOAD_SQL, (fingerprint, stream_id)).fetchall()
+            if since is None:
+                rows = conn.execute(_LOAD_SQL, (fingerprint, stream_id)).fetchall()
+            else:
+                rows = conn.execute(_LOAD_SINCE_SQL, (fingerprint, since, max_gap, since, stream_id)).fetchall()
         if not rows:
             return None
         version, head, snap_version, snap_fp, snap_state = rows[0][:5]

@@ -29,6 +29,8 @@ from service.live import Live
 from service.problems import Problem
 
 MAX_TRIES = 5
+GAME_CACHE_SIZE = 4096  # games per worker (a Corte game pickles to about 2.5 KB)
+SNAPSHOT_EVERY = 16  # versions: a cold load folds at most this many events (plus one command's)
 _RULE_SLUGS = {"not_your_turn": "not-your-turn", "wrong_phase": "wrong-phase", "no_window": "no-window",
                "stale_window": "stale-window", "locked": "locked", "invalid": "invalid-command"}
 
@@ -54,6 +56,10 @@ class _Lru(OrderedDict[Any, Any]):
             while len(self) > self.size:
                 self.popitem(last=False)
 
+    def drop(self, key: Any) -> None:
+        with self.lock:
+            self.pop(key, None)
+
 
 @dataclass
 class Api:
@@ -66,6 +72,10 @@ class Api:
     _rulesets: _Lru = field(default_factory=lambda: _Lru(100_000))  # game -> ruleset name (immutable)
     _keys: _Lru = field(default_factory=lambda: _Lru(100_000))  # game -> chance key (immutable once dealt)
     _tokens: _Lru = field(default_factory=lambda: _Lru(100_000))  # token hash -> player
+    # game -> _Cached: the latest game this worker folded, as pickled bytes (the snapshot's
+    # form: a ruleset that mutated a state in place could not corrupt the cache). Validated
+    # by version on every read (one query); commands append optimistically on it.
+    _games: _Lru = field(default_factory=lambda: _Lru(GAME_CACHE_SIZE))
 
     def now(self) -> str:
         return self.clock().astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
@@ -76,6 +86,31 @@ class Current:
     game: Game
     version: int
     head: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class _Cached:
+    version: int
+    head: bytes
+    state: bytes  # pickle of the Game at ``version``
+
+
+def _pickle(game: Game) -> bytes:
+    return pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _remember(api: Api, gid: uuid.UUID, version: int, head: bytes, state: bytes) -> None:
+    old = api._games.get_(gid)
+    if old is None or old.version < version:  # never replace a newer copy by an older one
+        api._games.put(gid, _Cached(version, head, state))
+
+
+def _cached(api: Api, gid: uuid.UUID) -> Current | None:
+    """This worker's latest copy of the game, unverified (no query): for optimistic appends."""
+    hit = api._games.get_(gid)
+    if hit is None:
+        return None
+    return Current(pickle.loads(hit.state), hit.version, hit.head)
 
 
 def _meta(api: Api, at: str, seat: int | None, player: str | None, command: Any = None,
@@ -127,14 +162,30 @@ def _ruleset_of(api: Api, gid: uuid.UUID) -> str | None:
 
 
 def load(api: Api, gid: uuid.UUID) -> Current:
-    """The game at its head: the snapshot (if made by this code) plus newer events."""
+    """The game at its head, in one query: this worker's cached copy plus the events after
+    it, else the snapshot (if made by this code) plus newer events."""
     name = _ruleset_of(api, gid)
     if name is None:
         raise Problem("not-found", f"no game {gid}")
-    loaded = api.store.load(gid, fingerprint(name))
+    hit = api._games.get_(gid)
+    if hit is not None:
+        loaded = api.store.load(gid, fingerprint(name), since=hit.version)
+        if loaded is None:
+            raise Problem("not-found", f"no game {gid}")
+        if loaded.snapshot is None and loaded.version >= hit.version:
+            game = fold_records(pickle.loads(hit.state), loaded.events)
+            assert game is not None
+            if loaded.events:
+                _remember(api, gid, loaded.version, loaded.head, _pickle(game))
+            return Current(game, loaded.version, loaded.head)
+        if loaded.snapshot is None:  # the stream is behind the cache (never, short of a restore)
+            api._games.drop(gid)
+            loaded = api.store.load(gid, fingerprint(name))
+    else:
+        loaded = api.store.load(gid, fingerprint(name))
     if loaded is None:
         raise Problem("not-found", f"no game {gid}")
-    game: Game | None = None
+    game = None
     records = loaded.events
     if loaded.snapshot is not None:
         try:
@@ -143,6 +194,7 @@ def load(api: Api, gid: uuid.UUID) -> Current:
             game, records = None, api.store.read(gid, 0, upto=loaded.version)
     game = fold_records(game, records)
     assert game is not None
+    _remember(api, gid, loaded.version, loaded.head, _pickle(game))
     return Current(game, loaded.version, loaded.head)
 
 
@@ -165,13 +217,20 @@ def _key(api: Api, game: Game) -> bytes:
 
 def _append(api: Api, cur: Current, game: Game, events: list[NewEvent], **kw: Any) -> Any:
     version = cur.version + len(events)
-    snap = Snapshot(version, fingerprint(game.ruleset), pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL))
+    state = _pickle(game)
+    snap = None
+    # a snapshot when the append crosses a multiple of SNAPSHOT_EVERY (and on the first and
+    # the final append): warm reads fold onto the worker's cache and never need one
+    if cur.version == 0 or version // SNAPSHOT_EVERY != cur.version // SNAPSHOT_EVERY or game.status == "finished":
+        snap = Snapshot(version, fingerprint(game.ruleset), state)
+    gid = uuid.UUID(game.id)
     try:
-        result = api.store.append(uuid.UUID(game.id), cur.version, events, snapshot=snap, notify=False,
+        result = api.store.append(gid, cur.version, events, snapshot=snap, notify=False,
                                   projection=game_index.upsert_projection(index_row(game, version)), **kw)
     except InvalidData as exc:
         raise Problem("validation", f"the request cannot be stored: {exc}") from exc
     if not result.duplicate:
+        _remember(api, gid, result.version, result.head, state)
         api.live.hint(game.id, result.version)
     return result
 
@@ -330,25 +389,21 @@ def run_command(api: Api, gid: uuid.UUID, player: str, body: Any, if_match: int 
         done = game_index.processed(api.db, gid, idem_key)
         if done is not None:
             return _duplicate(api, gid, player, done[0] == rhash, done[1], done[2])
+    # optimistic: decide on this worker's latest copy without reading the store; the append
+    # checks the version, and a stale copy (ConcurrencyError) or any refusal decided on an
+    # unverified copy is decided again on the stored head
+    optimistic = _cached(api, gid)
     for _ in range(MAX_TRIES):
-        cur = load(api, gid)
-        game = cur.game
-        seat = game.seat_of(player)
-        if seat is None:
-            raise Problem("forbidden", "you have no seat in this game; spectators cannot send commands")
-        if if_match is not None and if_match != cur.version:
-            raise Problem("precondition-failed", f"the game is at version {cur.version}, not {if_match}",
-                          version=cur.version)
-        status = game.status
-        if status != "active":
-            raise Problem("game-not-active", f"the game is {status}")
-        rs = rules.get(game.ruleset)
+        verified = optimistic is None
+        cur = load(api, gid) if verified else optimistic
+        optimistic = None
+        assert cur is not None
         try:
-            command = rs.parse_command(body)
-            produced = rs.decide(game.rules, seat, command, _key(api, game))
-        except RuleError as exc:
-            legal = rs.legal_actions(game.rules, seat) if exc.status != 422 else None
-            raise rule_problem(exc, legal) from exc
+            game, seat, rs, produced = _decide(api, cur, player, body, if_match)
+        except Problem:
+            if verified:
+                raise
+            continue
         at = api.now()
         meta = _meta(api, at, seat, player, body, idem_key)
         events = [NewEvent(type(e).__name__, codec.to_json(e), meta) for e in produced]
@@ -374,6 +429,27 @@ def run_command(api: Api, gid: uuid.UUID, player: str, body: Any, if_match: int 
         records = [_Stored(cur.version + i + 1, ev) for i, ev in enumerate(events)]
         return _response(api, gid, new, seat, result.first_version, result.last_version, records, result.head)
     raise Problem("conflict", "the game changed too often; try again")
+
+
+def _decide(api: Api, cur: Current, player: str, body: Any, if_match: int | None) -> tuple[Game, int, Any, list[Any]]:
+    game = cur.game
+    seat = game.seat_of(player)
+    if seat is None:
+        raise Problem("forbidden", "you have no seat in this game; spectators cannot send commands")
+    if if_match is not None and if_match != cur.version:
+        raise Problem("precondition-failed", f"the game is at version {cur.version}, not {if_match}",
+                      version=cur.version)
+    status = game.status
+    if status != "active":
+        raise Problem("game-not-active", f"the game is {status}")
+    rs = rules.get(game.ruleset)
+    try:
+        command = rs.parse_command(body)
+        produced = rs.decide(game.rules, seat, command, _key(api, game))
+    except RuleError as exc:
+        legal = rs.legal_actions(game.rules, seat) if exc.status != 422 else None
+        raise rule_problem(exc, legal) from exc
+    return game, seat, rs, produced
 
 
 @dataclass(frozen=True, slots=True)
