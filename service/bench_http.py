@@ -136,11 +136,12 @@ class Conn:
 
 
 class Player:
-    """One seat's player on a shared :class:`Conn`: its own registration and token."""
+    """One seat's player, as a real one: its own registration, token and keep-alive connection
+    (so that the seats of a game reach the server's workers independently)."""
 
-    def __init__(self, conn: Conn, name: str) -> None:
-        self.conn = conn
-        status, body, raw = conn.request("POST", "/v1/players", {"name": name})
+    def __init__(self, base: str, name: str) -> None:
+        self.conn = Conn(base)
+        status, body, raw = self.conn.request("POST", "/v1/players", {"name": name})
         if status != 201:
             raise RuntimeError(f"register: {status} {raw[:200]!r}")
         self.token = body["token"]
@@ -151,12 +152,24 @@ class Player:
     def post(self, path: str, body: Any) -> tuple[int, Any, bytes]:
         return self.conn.request("POST", path, body, token=self.token)
 
+    def close(self) -> None:
+        self.conn.close()
 
-def play_one_game(conn: Conn, ruleset: str, seats: int, options: dict[str, Any], bot: str, rng: random.Random,
+
+def play_one_game(base: str, ruleset: str, seats: int, options: dict[str, Any], bot: str, rng: random.Random,
                   out: ClientResult, max_commands: int = 5000) -> None:
     """Create a game, fill its seats, and play it to the end; latencies go into ``out``."""
     policy = bots.policy(ruleset, bot)
-    players = [Player(conn, f"bench-{i}") for i in range(seats)]
+    players = [Player(base, f"bench-{i}") for i in range(seats)]
+    try:
+        _play(players, ruleset, seats, options, policy, rng, out, max_commands)
+    finally:
+        for p in players:
+            p.close()
+
+
+def _play(players: list[Player], ruleset: str, seats: int, options: dict[str, Any], policy: Any,
+          rng: random.Random, out: ClientResult, max_commands: int) -> None:
     status, body, raw = players[0].post("/v1/games", {"ruleset": ruleset, "seats": seats, "options": options})
     if status != 201:
         out.errors.append(f"create: {status} {raw[:200]!r}")
@@ -205,21 +218,15 @@ def play_one_game(conn: Conn, ruleset: str, seats: int, options: dict[str, Any],
 
 
 def client(args: tuple[str, str, int, dict[str, Any], str, int, int]) -> ClientResult:
-    """One client process: play ``games`` games one after another on one keep-alive connection."""
+    """One client process: play ``games`` games one after another."""
     base, ruleset, seats, options, bot, games, seed = args
     rng = random.Random(seed)
     out = ClientResult()
-    conn = Conn(base)
-    try:
-        for _ in range(games):
-            try:
-                play_one_game(conn, ruleset, seats, options, bot, rng, out)
-            except (OSError, http.client.HTTPException, ValueError) as exc:
-                out.errors.append(f"http: {type(exc).__name__}: {exc}")
-                conn.close()
-                conn = Conn(base)
-    finally:
-        conn.close()
+    for _ in range(games):
+        try:
+            play_one_game(base, ruleset, seats, options, bot, rng, out)
+        except (OSError, http.client.HTTPException, ValueError) as exc:
+            out.errors.append(f"http: {type(exc).__name__}: {exc}")
     return out
 
 
