@@ -30,7 +30,9 @@ from service.problems import Problem
 
 MAX_TRIES = 5
 GAME_CACHE_SIZE = 4096  # games per worker (a Corte game pickles to about 2.5 KB)
-SNAPSHOT_EVERY = 16  # versions: a cold load folds at most this many events (plus one command's)
+# versions between snapshots: 1 keeps the stored snapshot at the head (the store's contract:
+# a cold load reads it and no events); the pickle is made for the worker cache anyway
+SNAPSHOT_EVERY = 1
 _RULE_SLUGS = {"not_your_turn": "not-your-turn", "wrong_phase": "wrong-phase", "no_window": "no-window",
                "stale_window": "stale-window", "locked": "locked", "invalid": "invalid-command"}
 
