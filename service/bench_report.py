@@ -27,7 +27,10 @@ def run_json(args: list[str]) -> dict[str, Any]:
 
 
 def plot(load: list[dict[str, Any]], length: dict[str, Any], path: Path) -> None:
-    import matplotlib
+    try:
+        import matplotlib
+    except ModuleNotFoundError as exc:
+        raise click.ClickException("matplotlib is missing: install the bench extra, pip install -e '.[bench]'") from exc
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -167,7 +167,10 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
     import time
 
     from events.bench import plain_inserts
-    from events.bench_peer import peer_commands
+    try:
+        from events.bench_peer import peer_commands
+    except ModuleNotFoundError as exc:
+        raise click.ClickException(f"{exc.name} is missing: install the bench extra, pip install -e '.[bench]'") from exc
     from events.db import Database
     from service.bench_http import Server, client
 
