@@ -293,7 +293,7 @@ def create_game(api: Api, player: tuple[str, str], ruleset_name: str, seats: int
         seat = 0
         taken = {"seat": 0, "player_id": pid, "name": pname, "entropy": (entropy or fairness.new_entropy()).hex()}
         events.append(NewEvent("SeatTaken", taken, _meta(api, at, 0, pid)))
-    game = fold_records(None, [_Rec(gid, e) for e in events])
+    game = fold_records(None, [_Pending(e, stream_id=gid) for e in events])
     assert game is not None
     if game.free_seat() is None:  # never: a game has at least two seats
         raise Problem("internal", "a game cannot start at creation")
@@ -304,11 +304,12 @@ def create_game(api: Api, player: tuple[str, str], ruleset_name: str, seats: int
 
 
 @dataclass(frozen=True, slots=True)
-class _Rec:
-    """A not-yet-stored event in the shape fold_records reads."""
+class _Pending:
+    """An event not read back from the store, in the shape fold_records and present_record read."""
 
-    stream_id: uuid.UUID
     event: NewEvent
+    version: int = 0
+    stream_id: uuid.UUID | None = None
 
     @property
     def type(self) -> str:
@@ -336,14 +337,14 @@ def join_game(api: Api, gid: uuid.UUID, player: tuple[str, str], entropy: bytes 
         at = api.now()
         taken = {"seat": seat, "player_id": pid, "name": pname, "entropy": (entropy or fairness.new_entropy()).hex()}
         events = [NewEvent("SeatTaken", taken, _meta(api, at, seat, pid))]
-        game = fold_records(game, [_Rec(gid, events[0])])
+        game = fold_records(game, [_Pending(events[0], stream_id=gid)])
         assert game is not None
         if game.free_seat() is None:  # the last seat: deal
             rs = rules.get(game.ruleset)
             key = _key(api, game)
             for ev in rs.start(len(game.seats), game.options, key):
                 events.append(NewEvent(type(ev).__name__, codec.to_json(ev), _meta(api, at, None, None)))
-            game = fold_records(game, [_Rec(gid, e) for e in events[1:]])
+            game = fold_records(game, [_Pending(e, stream_id=gid) for e in events[1:]])
             assert game is not None
         try:
             result = _append(api, cur, game, events)
@@ -428,7 +429,7 @@ def run_command(api: Api, gid: uuid.UUID, player: str, body: Any, if_match: int 
             raise Problem("idempotency-key-reused", "this Idempotency-Key was used with another request") from None
         if result.duplicate:
             return _duplicate(api, gid, player, True, result.first_version, result.last_version)
-        records = [_Stored(cur.version + i + 1, ev) for i, ev in enumerate(events)]
+        records = [_Pending(ev, cur.version + i + 1) for i, ev in enumerate(events)]
         return _response(api, gid, new, seat, result.first_version, result.last_version, records, result.head)
     raise Problem("conflict", "the game changed too often; try again")
 
@@ -452,26 +453,6 @@ def _decide(api: Api, cur: Current, player: str, body: Any, if_match: int | None
         legal = rs.legal_actions(game.rules, seat) if exc.status != 422 else None
         raise rule_problem(exc, legal) from exc
     return game, seat, rs, produced
-
-
-@dataclass(frozen=True, slots=True)
-class _Stored:
-    """A just-appended event in the shape present_record reads (no need to read it back)."""
-
-    version: int
-    event: NewEvent
-
-    @property
-    def type(self) -> str:
-        return self.event.type
-
-    @property
-    def data(self) -> Any:
-        return self.event.data
-
-    @property
-    def metadata(self) -> Any:
-        return self.event.metadata
 
 
 def _duplicate(api: Api, gid: uuid.UUID, player: str, same: bool, first: int, last: int) -> dict[str, Any]:

@@ -24,22 +24,17 @@ from domain.rules.corte_events import (
 from domain.rules.corte_evolve import evolve_and_remember
 from domain.rules.corte_model import FINAL_WINDOW, POWER_RANKS, State, value
 from domain.rules.corte_view import can_call, can_draw, has_claim
+from domain.emitter import Emitter
 from domain.tiebreak import break_tie
 
 
-class Out:
-    """Events produced so far, and the state they lead to."""
+class Out(Emitter):
+    """Corte's events so far, folded (and remembered) as they are emitted."""
 
-    __slots__ = ("events", "key", "s")
+    __slots__ = ()
 
     def __init__(self, state: State, key: bytes) -> None:
-        self.s = state
-        self.events: list[Any] = []
-        self.key = key
-
-    def emit(self, event: Any) -> None:
-        self.events.append(event)
-        self.s = evolve_and_remember(self.s, event)
+        super().__init__(state, key, evolve_and_remember)
 
 
 # ---------------------------------------------------------------- drawing

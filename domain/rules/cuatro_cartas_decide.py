@@ -22,24 +22,19 @@ from domain.rules.cuatro_cartas_model import (
     RoundDealt, RoundRevealed, RoundScored, State, StockReshuffled, SwapDeclined, closer_score, layout_total,
 )
 from domain.table import next_seat
+from domain.emitter import Emitter as BaseEmitter
 from domain.tiebreak import break_tie
 
 TURN_PHASES = ("TURNS", "FINAL_LAP")
 
 
-class Emitter:
-    """Collects the events of one command, folding each into ``s`` as it goes."""
+class Emitter(BaseEmitter):
+    """4 Cartas' events of one command, folded (and remembered) as they are emitted."""
 
-    __slots__ = ("s", "events", "key")
+    __slots__ = ()
 
     def __init__(self, state: State, key: bytes) -> None:
-        self.s = state
-        self.events: list[Any] = []
-        self.key = key
-
-    def emit(self, event: Any) -> None:
-        self.events.append(event)
-        self.s = evolve_and_remember(self.s, event)
+        super().__init__(state, key, evolve_and_remember)
 
 
 # -- start and deal ------------------------------------------------------------------------
