@@ -159,3 +159,14 @@ def next_seat(seat: int, players: int, direction: int, seated: Sequence[int] | N
         while nxt not in seated:
             nxt = (nxt + direction) % players
     return nxt
+
+
+def cards_on_table(stock: Sequence[Card], pile: Sequence[Card], layouts: Iterable[Layout],
+                   held: Card | None) -> list[Card]:
+    """Every card of a layout game, wherever it is: for the conservation check."""
+    out = list(stock) + list(pile)
+    for lay in layouts:
+        out.extend(lay.present())
+    if held is not None:
+        out.append(held)
+    return out

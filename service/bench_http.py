@@ -29,6 +29,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def wait_ready(proc: subprocess.Popen[bytes], url: str, seconds: float = 60) -> None:
+    """Wait until the server child answers ``/readyz`` with 200 (or fail with its stderr)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("the server exited: " + (proc.stderr.read() if proc.stderr else b"").decode()[-2000:])
+        try:
+            if requests.get(url + "/readyz", timeout=1).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"the server did not become ready within {seconds:.0f} s")
+
+
 @dataclass
 class Server:
     """``facedown serve`` (gunicorn) in a child process, on a loopback port."""
@@ -48,17 +63,8 @@ class Server:
         cmd = [sys.executable, "-c", "from service.cli import main; main()", "serve", "--port", str(self.port),
                "--workers", str(self.workers), "--threads", str(self.threads)]
         self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("the server exited: " + (self.proc.stderr.read() or b"").decode()[-2000:])
-            try:
-                if requests.get(self.url + "/readyz", timeout=1).status_code == 200:
-                    return self
-            except requests.RequestException:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError("the server did not become ready within 60 s")
+        wait_ready(self.proc, self.url)
+        return self
 
     def __exit__(self, *exc: object) -> None:
         if self.proc is not None:

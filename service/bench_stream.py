@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 
 import requests
 
-from service.bench_http import Seat, Server
+from service.bench_http import Seat, Server, wait_ready
 
 OPTIONS = {"target_score": 10**9}  # Corte played on and on: the games never end
 
@@ -58,17 +58,8 @@ class StreamServer(Server):
         cmd = [sys.executable, "-c", code, str(self.port), str(self.workers), str(self.threads), json.dumps(extra),
                self.database_url]
         self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("the server exited: " + (self.proc.stderr.read() or b"").decode()[-2000:])
-            try:
-                if requests.get(self.url + "/readyz", timeout=1).status_code == 200:
-                    return self
-            except requests.RequestException:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError("the server did not become ready within 60 s")
+        wait_ready(self.proc, self.url)
+        return self
 
     def worker_pid(self) -> int:
         assert self.proc is not None

@@ -86,6 +86,7 @@ from domain.rules.corte_flow import (
 from domain.rules.corte_model import COMMAND_TYPES, GAME_OVER, OPTIONS, State
 from domain.rules.corte_turn import TURN_HANDLERS, seat_ok
 from domain.ruleset import resolve_options
+from domain.table import cards_on_table
 
 NAME = "corte"
 
@@ -192,11 +193,7 @@ class Corte:
         return corte_view.summary(state)
 
     def cards_in_play(self, state: State) -> list[str]:
-        out = [c for lay in state.layouts for c in lay.cards if c is not None]
-        out += state.stock + state.pile
-        if state.held is not None:
-            out.append(state.held)
-        return out
+        return cards_on_table(state.stock, state.pile, state.layouts, state.held)
 
     def full_pack(self, state: State) -> list[str]:
         return list(french_pack() * state.opts.decks)

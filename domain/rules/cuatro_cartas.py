@@ -68,6 +68,7 @@ from domain.rules.cuatro_cartas_model import (
     COMMAND_TYPES, EVENT_TYPES, MAX_PLAYERS, MIN_PLAYERS, NAME, OPTIONS, ChoosePeek, Close, DiscardDrawn,
     Look, Match, MatchGroup, MatchRival, NoSwap, Replace, SkipPower, State, Swap,
 )
+from domain.table import cards_on_table
 
 _Handler = Callable[[flow.Emitter, "int | None", Any], None]
 
@@ -170,12 +171,7 @@ class CuatroCartas:
         return seen.summary(state)
 
     def cards_in_play(self, state: State) -> list[str]:
-        out = list(state.stock) + list(state.pile)
-        for lay in state.layouts:
-            out.extend(lay.present())
-        if state.held is not None:
-            out.append(state.held)
-        return out
+        return cards_on_table(state.stock, state.pile, state.layouts, state.held)
 
     def full_pack(self, state: State) -> list[str]:
         return list(french_pack())

@@ -56,6 +56,7 @@ from domain.rules.pedro_messages import (
 from domain.rules.pedro_model import (
     AWAIT, HOLDING, NAME, OPTIONS, OVER, POWER, State, identical, power_of, resolve,
 )
+from domain.table import cards_on_table
 
 
 # --------------------------------------------------------------------------- decide
@@ -333,12 +334,7 @@ class PedroRuleset:
         return pv.summary(state)
 
     def cards_in_play(self, state: Any) -> list[str]:
-        out = list(state.stock) + list(state.pile)
-        for lay in state.layouts:
-            out.extend(lay.present())
-        if state.held is not None:
-            out.append(state.held)
-        return out
+        return cards_on_table(state.stock, state.pile, state.layouts, state.held)
 
     def full_pack(self, state: Any) -> list[str]:
         return list(state.cfg.pack)
