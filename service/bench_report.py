@@ -46,7 +46,8 @@ def plot(load: list[dict[str, Any]], length: dict[str, Any], path: Path) -> None
     ax2.plot(clients, [r["api"]["per_second"] for r in load], "k:", label="commands/s")
     ax2.set_ylabel("commands/s")
     a.set_title("latency against load (bench api)")
-    a.legend(loc="upper left", fontsize=8)
+    handles = a.get_legend_handles_labels()[0] + ax2.get_legend_handles_labels()[0]
+    a.legend(handles=handles, loc="upper left", fontsize=8)
     rows = length["results"]
     sizes = [r["events"] for r in rows]
     for part, style in (("command", "o-"), ("view", "s-")):

@@ -304,7 +304,7 @@ def bench_length(games: int, commands: int, views: int, lengths: str, as_json: b
 @click.option("--rate", default=10.0, show_default=True, type=click.FloatRange(0.1, 1000),
               help="Commands per second (round-robin over the games).")
 @click.option("--clients", default=2, show_default=True, type=click.IntRange(1, 32), help="Client processes.")
-@click.option("--recheck", default=5.0, show_default=True, type=click.FloatRange(0.1, 60),
+@click.option("--recheck", default=15.0, show_default=True, type=click.FloatRange(0.1, 60),
               help="Waiters' timer re-check (s); hints wake them sooner.")
 @click.option("--pool", default=20, show_default=True, type=click.IntRange(1, 200), help="Server pool size.")
 @click.option("--json", "as_json", is_flag=True)
