@@ -6,11 +6,14 @@ outside ``events/`` imports psycopg.
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Iterator
 from typing import Any
 
+import orjson
 import psycopg
 from psycopg import errors as pgerr
+from psycopg.types.json import set_json_dumps
 from psycopg_pool import ConnectionPool
 
 from events.errors import AppendOnly, InvalidData, StoreError, StoreUnavailable
@@ -34,6 +37,21 @@ def translated() -> Iterator[None]:
         raise StoreError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
 
 
+def json_dumps(value: Any) -> bytes:
+    """JSON for jsonb parameters: orjson (about 5x faster than the standard library), which
+    refuses integers past 64 bits; those (from a client's command body) take the slow path."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _configure(conn: psycopg.Connection[Any], service_role: bool) -> None:
+    set_json_dumps(json_dumps, conn)
+    if service_role:
+        _act_as_service_role(conn)
+
+
 def _act_as_service_role(conn: psycopg.Connection[Any]) -> None:
     """Drop to the service role where it exists, so the log is append-only by grant too."""
     row = conn.execute(
@@ -49,11 +67,10 @@ class Database:
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10, service_role: bool = True) -> None:
         self.url = url
-        configure = _act_as_service_role if service_role else None
         with translated():
             self.pool: ConnectionPool[Any] = ConnectionPool(
                 url, min_size=min_size, max_size=max_size, open=True,
-                kwargs={"autocommit": True}, configure=configure,
+                kwargs={"autocommit": True}, configure=lambda conn: _configure(conn, service_role),
             )
 
     @contextlib.contextmanager

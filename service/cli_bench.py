@@ -157,11 +157,12 @@ def _latency(values: list[float]) -> dict[str, float]:
 @click.option("--players", default=4, show_default=True, type=click.IntRange(2, 10))
 @click.option("--bot", default="greedy", show_default=True, type=click.Choice(["random", "greedy"]))
 @click.option("--workers", default=None, type=click.IntRange(1, 64), help="gunicorn workers [cores]")
+@click.option("--threads", default=32, show_default=True, type=click.IntRange(1, 4096), help="Threads per worker.")
 @click.option("--seconds", default=5.0, show_default=True, type=click.FloatRange(0.5, 600),
               help="Duration of the floor and peer measurements.")
 @click.option("--json", "as_json", is_flag=True)
 def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: str, workers: int | None,
-              seconds: float, as_json: bool) -> None:
+              threads: int, seconds: float, as_json: bool) -> None:
     """Whole games over HTTP by C bot clients, beside the INSERT floor and the eventsourcing peer."""
     import multiprocessing
     import time
@@ -179,7 +180,7 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
     try:
         per_client = [games // clients + (1 if i < games % clients else 0) for i in range(clients)]
         jobs = [(None, ruleset_name, players, {}, bot, n, 1000 + i) for i, n in enumerate(per_client) if n]
-        with Server(scratch, workers=workers) as server:
+        with Server(scratch, workers=workers, threads=threads) as server:
             jobs = [(server.url, *j[1:]) for j in jobs]
             ctx = multiprocessing.get_context("spawn")
             with ctx.Pool(len(jobs)) as pool:
@@ -207,7 +208,7 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
     report = {
         "benchmark": "api",
         "settings": {"clients": clients, "games": games, "ruleset": ruleset_name, "players": players, "bot": bot,
-                     "gunicorn_workers": workers, "floor_and_peer_seconds": seconds, "postgresql": pg,
+                     "gunicorn_workers": workers, "gunicorn_threads": threads, "floor_and_peer_seconds": seconds, "postgresql": pg,
                      "database": "embedded" if embedded else "DATABASE_URL"},
         "environment": environment(),
         "units": {"per_second": "commands/s (api, peer) or INSERTs/s (floor)", "*_ms": "milliseconds"},

@@ -30,9 +30,10 @@ from service.problems import Problem
 
 MAX_TRIES = 5
 GAME_CACHE_SIZE = 4096  # games per worker (a Corte game pickles to about 2.5 KB)
-# versions between snapshots: 1 keeps the stored snapshot at the head (the store's contract:
-# a cold load reads it and no events); the pickle is made for the worker cache anyway
-SNAPSHOT_EVERY = 1
+# versions between snapshots: a cold load (a worker that has not seen the game) reads the
+# snapshot and folds at most SNAPSHOT_EVERY - 1 events; warm reads never need one. Writing
+# one with every append cost a pickle and a 2.5 KB row version per command.
+SNAPSHOT_EVERY = 16
 _RULE_SLUGS = {"not_your_turn": "not-your-turn", "wrong_phase": "wrong-phase", "no_window": "no-window",
                "stale_window": "stale-window", "locked": "locked", "invalid": "invalid-command"}
 
@@ -74,9 +75,10 @@ class Api:
     _rulesets: _Lru = field(default_factory=lambda: _Lru(100_000))  # game -> ruleset name (immutable)
     _keys: _Lru = field(default_factory=lambda: _Lru(100_000))  # game -> chance key (immutable once dealt)
     _tokens: _Lru = field(default_factory=lambda: _Lru(100_000))  # token hash -> player
-    # game -> _Cached: the latest game this worker folded, as pickled bytes (the snapshot's
-    # form: a ruleset that mutated a state in place could not corrupt the cache). Validated
-    # by version on every read (one query); commands append optimistically on it.
+    # game -> _Cached: the latest game this worker folded. Shared between requests as is:
+    # games and ruleset states are never mutated (tests/domain/test_state_immutability.py
+    # holds every ruleset to it). Validated by version on every read (one query);
+    # commands append optimistically on it.
     _games: _Lru = field(default_factory=lambda: _Lru(GAME_CACHE_SIZE))
 
     def now(self) -> str:
@@ -94,17 +96,17 @@ class Current:
 class _Cached:
     version: int
     head: bytes
-    state: bytes  # pickle of the Game at ``version``
+    game: Game
 
 
 def _pickle(game: Game) -> bytes:
     return pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _remember(api: Api, gid: uuid.UUID, version: int, head: bytes, state: bytes) -> None:
+def _remember(api: Api, gid: uuid.UUID, version: int, head: bytes, game: Game) -> None:
     old = api._games.get_(gid)
     if old is None or old.version < version:  # never replace a newer copy by an older one
-        api._games.put(gid, _Cached(version, head, state))
+        api._games.put(gid, _Cached(version, head, game))
 
 
 def _cached(api: Api, gid: uuid.UUID) -> Current | None:
@@ -112,7 +114,7 @@ def _cached(api: Api, gid: uuid.UUID) -> Current | None:
     hit = api._games.get_(gid)
     if hit is None:
         return None
-    return Current(pickle.loads(hit.state), hit.version, hit.head)
+    return Current(hit.game, hit.version, hit.head)
 
 
 def _meta(api: Api, at: str, seat: int | None, player: str | None, command: Any = None,
@@ -175,10 +177,10 @@ def load(api: Api, gid: uuid.UUID) -> Current:
         if loaded is None:
             raise Problem("not-found", f"no game {gid}")
         if loaded.snapshot is None and loaded.version >= hit.version:
-            game = fold_records(pickle.loads(hit.state), loaded.events)
+            game = fold_records(hit.game, loaded.events)
             assert game is not None
             if loaded.events:
-                _remember(api, gid, loaded.version, loaded.head, _pickle(game))
+                _remember(api, gid, loaded.version, loaded.head, game)
             return Current(game, loaded.version, loaded.head)
         if loaded.snapshot is None:  # the stream is behind the cache (never, short of a restore)
             api._games.drop(gid)
@@ -196,7 +198,7 @@ def load(api: Api, gid: uuid.UUID) -> Current:
             game, records = None, api.store.read(gid, 0, upto=loaded.version)
     game = fold_records(game, records)
     assert game is not None
-    _remember(api, gid, loaded.version, loaded.head, _pickle(game))
+    _remember(api, gid, loaded.version, loaded.head, game)
     return Current(game, loaded.version, loaded.head)
 
 
@@ -219,12 +221,11 @@ def _key(api: Api, game: Game) -> bytes:
 
 def _append(api: Api, cur: Current, game: Game, events: list[NewEvent], **kw: Any) -> Any:
     version = cur.version + len(events)
-    state = _pickle(game)
     snap = None
     # a snapshot when the append crosses a multiple of SNAPSHOT_EVERY (and on the first and
     # the final append): warm reads fold onto the worker's cache and never need one
     if cur.version == 0 or version // SNAPSHOT_EVERY != cur.version // SNAPSHOT_EVERY or game.status == "finished":
-        snap = Snapshot(version, fingerprint(game.ruleset), state)
+        snap = Snapshot(version, fingerprint(game.ruleset), _pickle(game))
     gid = uuid.UUID(game.id)
     try:
         result = api.store.append(gid, cur.version, events, snapshot=snap, notify=False,
@@ -232,7 +233,7 @@ def _append(api: Api, cur: Current, game: Game, events: list[NewEvent], **kw: An
     except InvalidData as exc:
         raise Problem("validation", f"the request cannot be stored: {exc}") from exc
     if not result.duplicate:
-        _remember(api, gid, result.version, result.head, state)
+        _remember(api, gid, result.version, result.head, game)
         api.live.hint(game.id, result.version)
     return result
 
