@@ -11,7 +11,8 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -48,35 +49,90 @@ def build(cls: type, data: Mapping[str, Any]) -> Any:
     return cls(**{k: from_json(v) for k, v in data.items()})
 
 
-@cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+Check = Callable[[Any], bool]
 
 
-def _matches(value: Any, hint: Any) -> bool:
+def _any(value: Any) -> bool:
+    return True
+
+
+def _never(value: Any) -> bool:
+    return False
+
+
+def _is_none(value: Any) -> bool:
+    return value is None
+
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
+
+
+def _is_str(value: Any) -> bool:
+    return isinstance(value, str) and len(value) <= 200
+
+
+def _compile(hint: Any) -> Check:
+    """The check a field's type hint asks of its JSON value, built once per command class.
+
+    Accepted: JSON scalars of the hinted type (ints below 2**53, strings up to 200
+    characters, ``bool`` never for ``int``), ``Literal`` values, unions of these, and
+    arrays of at most 64 items for ``tuple`` hints; any other hint accepts nothing.
+    Interpreting the hint again for every command cost more than the rules themselves.
+    """
     if hint is Any:
-        return True
+        return _any
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
-        return any(_matches(value, h) for h in typing.get_args(hint))
+        alternatives = tuple(_compile(h) for h in typing.get_args(hint))
+        return lambda value: any(check(value) for check in alternatives)
     if hint is type(None):
-        return value is None
+        return _is_none
     if hint is bool:
-        return isinstance(value, bool)
+        return _is_bool
     if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
+        return _is_int
     if hint is str:
-        return isinstance(value, str) and len(value) <= 200
+        return _is_str
     if origin is tuple:
-        args = typing.get_args(hint)
-        if not isinstance(value, (list, tuple)) or len(value) > 64:
-            return False
-        if len(args) == 2 and args[1] is Ellipsis:
-            return all(_matches(v, args[0]) for v in value)
-        return len(value) == len(args) and all(_matches(v, a) for v, a in zip(value, args))
+        return _compile_tuple(typing.get_args(hint))
     if origin is typing.Literal:
-        return value in typing.get_args(hint)
-    return False
+        allowed = typing.get_args(hint)
+        return lambda value: value in allowed
+    return _never
+
+
+def _compile_tuple(args: tuple[Any, ...]) -> Check:
+    """``tuple[X, ...]`` (any length up to 64) or ``tuple[A, B, ...]`` (exactly these)."""
+    if len(args) == 2 and args[1] is Ellipsis:
+        item = _compile(args[0])
+        return lambda value: (isinstance(value, (list, tuple)) and len(value) <= 64
+                              and all(item(v) for v in value))
+    items = tuple(_compile(a) for a in args)
+    return lambda value: (isinstance(value, (list, tuple)) and len(value) <= 64 and len(value) == len(items)
+                          and all(check(v) for check, v in zip(items, value)))
+
+
+@dataclass(frozen=True, slots=True)
+class _Field:
+    name: str
+    required: bool  # no default: a command without it is refused
+    check: Check
+
+
+@cache
+def _schema(cls: type) -> tuple[frozenset[str], tuple[_Field, ...]]:
+    """The keys a command of ``cls`` may carry (``type`` included) and its fields' checks."""
+    hints = typing.get_type_hints(cls)
+    fields = tuple(
+        _Field(f.name, f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
+               _compile(hints[f.name]))
+        for f in dataclasses.fields(cls))
+    return frozenset(f.name for f in fields) | {"type"}, fields
 
 
 def parse_command(data: Any, command_types: Mapping[str, type]) -> Any:
@@ -87,19 +143,18 @@ def parse_command(data: Any, command_types: Mapping[str, type]) -> Any:
     if not isinstance(name, str) or name not in command_types:
         raise InvalidCommand(f"unknown command type {name!r}; expected one of {sorted(command_types)}")
     cls = command_types[name]
-    hints = _hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    extra = set(data) - set(fields) - {"type"}
+    known, fields = _schema(cls)
+    extra = set(data) - known
     if extra:
         raise InvalidCommand(f"{name}: unknown field(s) {sorted(extra)}")
     values: dict[str, Any] = {}
-    for fname, f in fields.items():
-        if fname not in data:
-            has_default = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
-            if has_default:
-                continue
-            raise InvalidCommand(f"{name}: missing field {fname!r}")
-        if not _matches(data[fname], hints[fname]):
-            raise InvalidCommand(f"{name}: field {fname!r} has the wrong type or size")
-        values[fname] = from_json(data[fname])
+    for f in fields:
+        if f.name not in data:
+            if f.required:
+                raise InvalidCommand(f"{name}: missing field {f.name!r}")
+            continue
+        value = data[f.name]
+        if not f.check(value):
+            raise InvalidCommand(f"{name}: field {f.name!r} has the wrong type or size")
+        values[f.name] = from_json(value)
     return cls(**values)
