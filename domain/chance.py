@@ -27,12 +27,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Sequence
+import struct
+from collections.abc import Iterator, Sequence
+from itertools import chain
 from typing import TypeVar
 
 T = TypeVar("T")
 
 _OUTLEN = 32
+_WORD_SPAN = 2**64  # uniform() reads 64-bit words
 
 
 class HmacDrbg:
@@ -84,15 +87,27 @@ class Stream:
         self._pos += n
         return out
 
+    def words(self, count: int) -> tuple[int, ...]:
+        """The next ``count`` 8-byte words of the stream, read as unsigned big-endian integers."""
+        return struct.unpack(f">{count}Q", self.take(8 * count))
+
+    def word(self) -> int:
+        return int.from_bytes(self.take(8), "big")
+
     def uniform(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` by rejection sampling over 64 bits."""
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = 2**64 - (2**64 % n)
-        while True:
-            x = int.from_bytes(self.take(8), "big")
-            if x < limit:
-                return x % n
+        return _below(iter(self.word, None), n)
+
+
+def _below(words: Iterator[int], n: int) -> int:
+    """``uniform(n)`` from a supply of words: the first word under the largest multiple of ``n``, mod ``n``."""
+    limit = _WORD_SPAN - _WORD_SPAN % n
+    for x in words:
+        if x < limit:
+            return x % n
+    raise ValueError("the word supply ran out")
 
 
 def drbg(key: bytes, label: str) -> HmacDrbg:
@@ -109,10 +124,20 @@ def shuffle_label(round_no: int, shuffle_no: int) -> str:
 
 def shuffle(key: bytes, label: str, items: Sequence[T]) -> tuple[T, ...]:
     """Fisher–Yates shuffle of ``items`` (canonical order) driven by ``drbg(key, label)``."""
-    gen = stream(key, label)
+    return fisher_yates(stream(key, label), items)
+
+
+def fisher_yates(gen: Stream, items: Sequence[T]) -> tuple[T, ...]:
+    """For i from len−1 down to 1, swap items i and ``gen.uniform(i + 1)``.
+
+    Same output as calling ``uniform`` for each swap, read faster: the swaps take one
+    word each unless one is rejected (chance below n / 2**64), so those len−1 words are
+    read from the stream in one go; a rejection only reads on, word by word.
+    """
     out = list(items)
+    words = chain(gen.words(max(len(out) - 1, 0)), iter(gen.word, None))
     for i in range(len(out) - 1, 0, -1):
-        j = gen.uniform(i + 1)
+        j = _below(words, i + 1)
         out[i], out[j] = out[j], out[i]
     return tuple(out)
 

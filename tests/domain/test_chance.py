@@ -45,3 +45,44 @@ def test_a_commitment_binds_the_order_and_the_salt() -> None:
     assert c == chance.commit(list(order), salt)
     assert c != chance.commit(order[::-1], salt)
     assert c != chance.commit(order, bytes(16))
+
+
+# Outputs of the reference implementation (one uniform() call per swap, as docs/fairness.md
+# describes it): the offline audit re-derives deals, so these may never change.
+KNOWN_DEAL = (
+    "5H 3H 2S 6H JH 6C 10H 8H 7C 10S JC QS 7D 4H 8S 3C 8D KD 3S 4D QH KH AS 9H JS 6S "
+    "9D AC 2H JD 7H 5C 2C 10C 2D KS 3D 10D 8C QD 4S 9C 5D 4C AD QC 6D 7S AH KC 9S 5S").split()
+KNOWN_TWO_PACKS_SHA256 = "c09342f16d501df4da84dc2eeb79bd03b32d277cd9df339412ba2f6b98bd2f78"
+
+
+def test_shuffles_pick_and_salt_give_the_published_known_answers() -> None:
+    assert list(chance.shuffle(b"key", "round/1/shuffle/0", french_pack())) == KNOWN_DEAL
+    two_packs = chance.shuffle(b"key", "round/3/shuffle/2", french_pack(2) * 2)
+    assert hashlib.sha256(repr(two_packs).encode()).hexdigest() == KNOWN_TWO_PACKS_SHA256
+    assert chance.pick(b"key", "first-dealer", 7) == 6
+    assert chance.salt(b"key", "round/1/shuffle/0").hex() == "aa39c8d8452ed1286d283efe3ec18f02"
+
+
+class _Scripted:
+    """A stand-in DRBG whose output is mostly words that uniform() must reject (all ones)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def generate(self, n: int) -> bytes:
+        self.calls += 1
+        words = [(2**64 - 1 if (self.calls + i) % 3 else i * 7919 + self.calls).to_bytes(8, "big")
+                 for i in range(n // 8)]
+        return b"".join(words)
+
+
+def test_fisher_yates_reads_the_stream_exactly_as_one_uniform_call_per_swap() -> None:
+    # Rejections are too rare to meet with a real key, so the stream is scripted to reject often.
+    items = tuple(range(53))
+    reference, gen = list(items), chance.Stream(_Scripted())  # type: ignore[arg-type]
+    for i in range(len(reference) - 1, 0, -1):
+        j = gen.uniform(i + 1)
+        reference[i], reference[j] = reference[j], reference[i]
+    fast = chance.Stream(_Scripted())  # type: ignore[arg-type]
+    assert chance.fisher_yates(fast, items) == tuple(reference)
+    assert fast.take(8) == gen.take(8)  # and it has read exactly as far
