@@ -45,29 +45,47 @@ def get_secret(db: Database, stream_id: uuid.UUID) -> bytes | None:
 _UPSERT = (
     " ON CONFLICT (stream_id) DO UPDATE SET ruleset = EXCLUDED.ruleset, name = EXCLUDED.name,"
     " status = EXCLUDED.status, seats = EXCLUDED.seats, awaiting = EXCLUDED.awaiting,"
-    " updated_at = EXCLUDED.updated_at, version = EXCLUDED.version, player_ids = EXCLUDED.player_ids"
+    " updated_at = EXCLUDED.updated_at, version = EXCLUDED.version"
     " WHERE game_index.version < EXCLUDED.version"
 )
+_INSERT = f"INSERT INTO game_index ({_COLS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)" + _UPSERT
+_SEAT_PLAYERS = "INSERT INTO game_players (player_id, stream_id) SELECT unnest(%s::uuid[]), %s"
 
 
 def _params(row: IndexRow) -> list[Any]:
-    players = [uuid.UUID(s["player_id"]) for s in row.seats if s.get("player_id")]
     return [row.id, row.ruleset, row.name, row.status, Jsonb(row.seats), row.awaiting, row.updated_at,
-            row.version, players]
+            row.version]
+
+
+def _players(row: IndexRow) -> list[uuid.UUID]:
+    return [uuid.UUID(s["player_id"]) for s in row.seats if s.get("player_id")]
 
 
 def upsert(db: Database, row: IndexRow) -> None:
     """Write the row unless a newer version is already there (concurrent writers)."""
     with db.connection() as conn:
-        conn.execute(f"INSERT INTO game_index ({_COLS}, player_ids) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
-                     + _UPSERT, _params(row))
+        conn.execute(_INSERT, _params(row))
+        conn.execute(_SEAT_PLAYERS + " ON CONFLICT DO NOTHING", (_players(row), row.id))
 
 
-def upsert_projection(row: IndexRow) -> tuple[str, list[Any]]:
-    """The upsert as a projection for :meth:`EventStore.append` (same statement, same commit)."""
-    return (f"INSERT INTO game_index ({_COLS}, player_ids)"
-            " SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s FROM appended WHERE appended.status = 'appended'"
-            + _UPSERT, _params(row))
+def upsert_projection(row: IndexRow) -> list[tuple[str, list[Any]]]:
+    """The whole row and its seated players, as projections for :meth:`EventStore.append`
+    (same statement, same commit): for appends that open a game or seat a player."""
+    return [(f"INSERT INTO game_index ({_COLS})"
+             " SELECT %s, %s, %s, %s, %s, %s, %s, %s FROM appended WHERE appended.status = 'appended'"
+             + _UPSERT, _params(row)),
+            (_SEAT_PLAYERS + " FROM appended WHERE appended.status = 'appended' ON CONFLICT DO NOTHING",
+             [_players(row), row.id])]
+
+
+def progress_projection(stream_id: uuid.UUID, status: str, awaiting: list[int], updated_at: datetime,
+                        version: int) -> list[tuple[str, list[Any]]]:
+    """Only what a command changes, as a projection for :meth:`EventStore.append`: the
+    game's seats and name are written by :func:`upsert_projection` when they change."""
+    return [("UPDATE game_index SET status = %s, awaiting = %s, updated_at = %s, version = %s"
+             " FROM appended WHERE appended.status = 'appended'"
+             " AND game_index.stream_id = %s AND game_index.version < %s",
+             [status, awaiting, updated_at, version, stream_id, version])]
 
 
 def listing(db: Database, status: str | None, limit: int) -> list[IndexRow]:
@@ -85,8 +103,9 @@ def listing(db: Database, status: str | None, limit: int) -> list[IndexRow]:
 def of_player(db: Database, player_id: uuid.UUID, limit: int) -> list[IndexRow]:
     with db.connection() as conn:
         return [_row(r) for r in conn.execute(
-            f"SELECT {_COLS} FROM game_index WHERE player_ids @> ARRAY[%s]::uuid[]"
-            " ORDER BY updated_at DESC, stream_id LIMIT %s", (player_id, limit))]
+            f"SELECT {', '.join('g.' + c.strip() for c in _COLS.split(','))} FROM game_players p"
+            " JOIN game_index g ON g.stream_id = p.stream_id WHERE p.player_id = %s"
+            " ORDER BY g.updated_at DESC, g.stream_id LIMIT %s", (player_id, limit))]
 
 
 def all_rows(db: Database) -> list[IndexRow]:
@@ -101,6 +120,7 @@ def game_stream_ids(db: Database) -> list[uuid.UUID]:
 
 def clear(db: Database) -> None:
     with db.connection() as conn:
+        conn.execute("DELETE FROM game_players")
         conn.execute("DELETE FROM game_index")
 
 

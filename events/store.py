@@ -132,7 +132,7 @@ class EventStore:
         snapshot: Snapshot | None = None,
         kind: str = "game",
         notify: bool = True,
-        projection: tuple[str, Sequence[Any]] | None = None,
+        projections: Sequence[tuple[str, Sequence[Any]]] = (),
     ) -> AppendResult:
         """Append ``events`` if the stream is at ``expected_version``, in one call.
 
@@ -140,9 +140,9 @@ class EventStore:
         ``command_id`` returns the first result with ``duplicate=True`` and appends
         nothing; with another ``request_hash`` it raises :class:`IdempotencyConflict`.
         ``notify=False`` leaves the wake-up hint to a :class:`events.notify.Notifier`.
-        ``projection`` is an SQL statement (with its parameters) that updates a read
-        model in the same statement and transaction, run only if the append happened;
-        it may read the append's result from the CTE ``appended``.
+        ``projections`` are SQL statements (with their parameters) that update read
+        models in the same statement and transaction, run only if the append happened;
+        they may read the append's result from the CTE ``appended``.
         """
         payload = [
             {
@@ -159,10 +159,12 @@ class EventStore:
             snapshot.fingerprint if snapshot else None, snapshot.state if snapshot else None, notify,
         ]
         sql = "SELECT * FROM fd_append(%s, %s, %s, %s, %s, %s, %s, %s, %s)"
-        if projection is not None:
-            # one round trip and one commit for the log and its read model
-            sql = f"WITH appended AS ({sql}), projected AS ({projection[0]}) SELECT * FROM appended"
-            params.extend(projection[1])
+        if projections:
+            # one round trip and one commit for the log and its read models
+            ctes = "".join(f", projected_{i} AS ({p[0]})" for i, p in enumerate(projections))
+            sql = f"WITH appended AS ({sql}){ctes} SELECT * FROM appended"
+            for p in projections:
+                params.extend(p[1])
         with self.db.connection() as conn:
             row = conn.execute(sql, params).fetchone()
         assert row is not None

@@ -78,6 +78,11 @@ class Server:
 class ClientResult:
     games: int = 0
     commands: int = 0
+    # time.monotonic() (one clock for every process on the machine) of the client's first
+    # request and last response: the run is timed from the first to the last, without the
+    # client processes' start-up
+    started: float = 0.0
+    ended: float = 0.0
     errors: list[str] = field(default_factory=list)
     command_ms: list[float] = field(default_factory=list)
     view_ms: list[float] = field(default_factory=list)
@@ -268,12 +273,13 @@ def client(args: tuple[str, str, int, dict[str, Any], str, int, int]) -> ClientR
     """One client process: play ``games`` games one after another."""
     base, ruleset, seats, options, bot, games, seed = args
     rng = random.Random(seed)
-    out = ClientResult()
+    out = ClientResult(started=time.monotonic())
     for _ in range(games):
         try:
             play_one_game(base, ruleset, seats, options, bot, rng, out)
         except (OSError, ValueError) as exc:
             out.errors.append(f"http: {type(exc).__name__}: {exc}")
+    out.ended = time.monotonic()
     return out
 
 

@@ -38,3 +38,38 @@ def test_two_concurrent_upgrades_apply_each_file_once(db_factory: object) -> Non
     every = [p.name for p in migrations.migration_files()]
     assert sorted(results[0] + results[1]) == sorted(every)
     assert migrations.applied(url) == every
+
+
+def test_004_moves_seated_players_out_of_the_game_index(db_factory: object, tmp_path: object) -> None:
+    """Games indexed before 004 keep their players: "my games" reads game_players after it."""
+    import shutil
+    import uuid
+    from pathlib import Path
+
+    from events import game_index
+    from events.db import Database
+    from events.testing import with_database
+
+    admin = db_factory.admin  # type: ignore[attr-defined]
+    name = db_factory.prefix + "_before_004"  # type: ignore[attr-defined]
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
+    db_factory.created.append(name)  # type: ignore[attr-defined]
+    url = with_database(admin, name)
+    older = Path(str(tmp_path))
+    for path in migrations.migration_files():
+        if path.name < "004":
+            shutil.copy(path, older / path.name)
+    migrations.upgrade(url, older)
+    game, alice, bob = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("INSERT INTO game_index (stream_id, ruleset, name, status, seats, player_ids, updated_at, version)"
+                     " VALUES (%s, 'corte', 'g', 'active', '[]', %s, now(), 9)", (game, [alice, bob]))
+    assert "004_game_players.sql" in migrations.upgrade(url)
+    db = Database(url)
+    try:
+        assert [r.id for r in game_index.of_player(db, alice, 10)] == [game]
+        assert [r.id for r in game_index.of_player(db, bob, 10)] == [game]
+        assert game_index.of_player(db, uuid.uuid4(), 10) == []
+    finally:
+        db.close()

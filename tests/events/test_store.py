@@ -186,8 +186,8 @@ def test_a_projection_is_written_with_the_append_and_only_if_it_happened(store: 
     def row(version: int, status: str) -> game_index.IndexRow:
         return game_index.IndexRow(game, "corte", "g", status, [], [], datetime.now(timezone.utc), version)
 
-    store.append(game, 0, [ev(1)], projection=game_index.upsert_projection(row(1, "open")))
+    store.append(game, 0, [ev(1)], projections=game_index.upsert_projection(row(1, "open")))
     assert [(r.status, r.version) for r in game_index.all_rows(store.db)] == [("open", 1)]
     with pytest.raises(ConcurrencyError):
-        store.append(game, 0, [ev(2)], projection=game_index.upsert_projection(row(2, "active")))
+        store.append(game, 0, [ev(2)], projections=game_index.upsert_projection(row(2, "active")))
     assert [(r.status, r.version) for r in game_index.all_rows(store.db)] == [("open", 1)]

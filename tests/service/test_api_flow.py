@@ -5,7 +5,7 @@ import pytest
 import requests
 
 from tests.service.conftest import RULESETS
-from tests.service.helpers import Live, start_game
+from tests.service.helpers import Live, acting, start_game
 
 
 def test_a_player_registers_and_gets_a_token_shown_once(live: Live) -> None:
@@ -51,6 +51,23 @@ def test_my_games_lists_the_games_awaiting_me_first(live: Live) -> None:
         games = p.get("/v1/me/games").json()["games"]
         mine = next(g for g in games if g["id"] == gid)
         assert mine["your_turn"] == (mine["your_seat"] in waiting)
+
+
+def test_the_game_index_follows_every_command(live: Live) -> None:
+    """Commands update the index with a lighter statement than seating: it must still follow."""
+    gid, players = start_game(live, RULESETS[0])
+    for _ in range(6):
+        p, v = acting(gid, players)
+        r = p.post(f"/v1/games/{gid}/commands", v["legal_actions"][0])
+        assert r.status_code == 200, r.text
+        after = r.json()["view"]
+        for q in players:
+            mine = next(g for g in q.get("/v1/me/games").json()["games"] if g["id"] == gid)
+            assert (mine["version"], mine["awaiting"], mine["status"]) == \
+                (after["version"], after["awaiting"], after["status"])
+            assert [s["player_id"] for s in mine["seats"]] == [s["player_id"] for s in after["seats"]]
+        listed = next(g for g in live.player("x").get("/v1/games").json()["games"] if g["id"] == gid)
+        assert listed["version"] == after["version"]
 
 
 def test_view_etag_gives_304_when_nothing_changed(live: Live) -> None:
