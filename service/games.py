@@ -324,6 +324,7 @@ class _Pending:
     event: NewEvent
     version: int = 0
     stream_id: uuid.UUID | None = None
+    typed: Any = None  # the ruleset's event object it was encoded from, if any
 
     @property
     def type(self) -> str:
@@ -443,7 +444,8 @@ def run_command(api: Api, gid: uuid.UUID, player: str, body: Any, if_match: int 
             raise Problem("idempotency-key-reused", "this Idempotency-Key was used with another request") from None
         if result.duplicate:
             return _duplicate(api, gid, player, True, result.first_version, result.last_version)
-        records = [_Pending(ev, cur.version + i + 1) for i, ev in enumerate(events)]
+        typed = [*produced, *[None] * (len(events) - len(produced))]  # then the service's own events
+        records = [_Pending(ev, cur.version + i + 1, typed=t) for i, (ev, t) in enumerate(zip(events, typed))]
         return _response(api, gid, new, seat, result.first_version, result.last_version, records, result.head)
     raise Problem("conflict", "the game changed too often; try again")
 

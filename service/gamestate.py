@@ -102,18 +102,22 @@ def fold_records(game: Game | None, records: Iterable[Any]) -> Game | None:
     return game
 
 
-def public_event(ruleset: Ruleset, type_: str, data: Mapping[str, Any], seat: int | None) -> dict[str, Any] | None:
-    """The fields of a stored event this seat may see, or ``None`` if it sees nothing of it."""
+def public_event(ruleset: Ruleset, type_: str, data: Mapping[str, Any], seat: int | None,
+                 typed: Any = None) -> dict[str, Any] | None:
+    """The fields of a stored event this seat may see, or ``None`` if it sees nothing of it.
+    ``typed`` is the ruleset's event object when the caller still holds it (spares a rebuild)."""
     if type_ in SERVICE_EVENTS:
         return dict(data)  # service events are public (the secret only once revealed)
-    shown = ruleset.redact(codec.build(ruleset.event_types[type_], data), seat)
+    if typed is None:
+        typed = codec.build(ruleset.event_types[type_], data)
+    shown = ruleset.redact(typed, seat)
     if shown is None:
         return None
     return {k: v for k, v in shown.items() if k != "type"}
 
 
 def present_record(ruleset: Ruleset, rec: Any, seat: int | None) -> dict[str, Any] | None:
-    data = public_event(ruleset, rec.type, rec.data, seat)
+    data = public_event(ruleset, rec.type, rec.data, seat, getattr(rec, "typed", None))
     if data is None:
         return None
     meta = rec.metadata or {}
