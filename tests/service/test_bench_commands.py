@@ -1,0 +1,68 @@
+"""Smoke tests of ``facedown bench``: every sub-command runs end to end on a real
+PostgreSQL at a tiny size and reports well-formed figures with no errors. (The figures
+themselves are measurements, not assertions: see BENCHMARKS.md.)"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from service.cli import main
+
+
+@pytest.fixture
+def server_url(db_factory: Any, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The benchmarks make (and drop) their own scratch database on the configured server."""
+    monkeypatch.setenv("DATABASE_URL", db_factory.admin)
+    return str(db_factory.admin)
+
+
+def _bench(*args: str) -> dict[str, Any]:
+    result = CliRunner().invoke(main, ["bench", *args, "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)  # type: ignore[no-any-return]
+
+
+def test_bench_rules_reports_every_ruleset() -> None:
+    report = _bench("rules", "--games", "2")
+    rows = {r["ruleset"]: r for r in report["results"]}
+    assert set(rows) == {"corte", "cuatro-cartas", "pedro", "least-score"}
+    for row in rows.values():
+        assert row["commands"] > 0 and row["steps_per_cpu_second"] > 0
+    assert report["environment"]["cores"] >= 1 and report["units"]
+
+
+def test_bench_store_compares_appends_with_the_insert_floor(server_url: str) -> None:
+    report = _bench("store", "--seconds", "0.5")
+    rows = report["results"]
+    floors = [r for r in rows if r["workload"] == "plain INSERT"]
+    assert [r["threads"] for r in floors] == [1, 4, 8]
+    assert all(r["per_second"] > 0 and r["ratio_to_floor"] > 0 for r in rows if r["workload"] != "plain INSERT")
+
+
+def test_bench_api_plays_whole_games_over_http_beside_floor_and_peer(server_url: str) -> None:
+    report = _bench("api", "--clients", "2", "--games", "2", "--seconds", "0.5")
+    api = report["api"]
+    assert api["errors"] == 0, api["error_samples"]
+    assert api["games"] == 2 and api["commands"] > 0 and api["per_second"] > 0
+    assert api["commands_latency"]["count"] == api["commands"]
+    assert report["floor_plain_insert"]["per_second"] > 0 and report["peer_eventsourcing"]["per_second"] > 0
+    assert report["ratios"]["api_to_floor"] > 0 and report["ratios"]["api_to_peer"] > 0
+
+
+def test_bench_length_measures_short_and_long_games(server_url: str) -> None:
+    report = _bench("length", "--lengths", "50,150", "--games", "1", "--commands", "3", "--views", "3")
+    assert [r["events"] for r in report["results"]] == [50, 150]
+    assert all(r["errors"] == 0 and r["command"]["count"] == 3 for r in report["results"])
+    assert report["ratio_150_to_50"]["command_p50"] > 0
+
+
+def test_bench_stream_wakes_every_waiter(server_url: str) -> None:
+    report = _bench("stream", "--waiters", "20", "--games", "4", "--seconds", "2", "--rate", "4",
+                    "--clients", "1", "--pool", "4", "--recheck", "1")
+    assert report["errors"] == 0, report["error_samples"]
+    for kind in ("poll", "sse"):
+        wake = report["wake"][kind]
+        assert wake["deliveries"] > 0 and wake["deliveries"] == wake["expected"], wake
