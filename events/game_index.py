@@ -22,13 +22,16 @@ class IndexRow:
     awaiting: list[int]
     updated_at: datetime
     version: int
+    # the current wait: "turn" or "final_window", and since when (None: nobody is waited on)
+    deadline_kind: str | None = None
+    deadline_since: datetime | None = None
 
 
-_COLS = "stream_id, ruleset, name, status, seats, awaiting, updated_at, version"
+_COLS = "stream_id, ruleset, name, status, seats, awaiting, updated_at, version, deadline_kind, deadline_since"
 
 
 def _row(r: Sequence[Any]) -> IndexRow:
-    return IndexRow(r[0], r[1], r[2], r[3], r[4], list(r[5]), r[6], r[7])
+    return IndexRow(r[0], r[1], r[2], r[3], r[4], list(r[5]), r[6], r[7], r[8], r[9])
 
 
 def put_secret(db: Database, stream_id: uuid.UUID, secret: bytes) -> None:
@@ -45,16 +48,17 @@ def get_secret(db: Database, stream_id: uuid.UUID) -> bytes | None:
 _UPSERT = (
     " ON CONFLICT (stream_id) DO UPDATE SET ruleset = EXCLUDED.ruleset, name = EXCLUDED.name,"
     " status = EXCLUDED.status, seats = EXCLUDED.seats, awaiting = EXCLUDED.awaiting,"
-    " updated_at = EXCLUDED.updated_at, version = EXCLUDED.version"
+    " updated_at = EXCLUDED.updated_at, version = EXCLUDED.version,"
+    " deadline_kind = EXCLUDED.deadline_kind, deadline_since = EXCLUDED.deadline_since"
     " WHERE game_index.version < EXCLUDED.version"
 )
-_INSERT = f"INSERT INTO game_index ({_COLS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)" + _UPSERT
+_INSERT = f"INSERT INTO game_index ({_COLS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)" + _UPSERT
 _SEAT_PLAYERS = "INSERT INTO game_players (player_id, stream_id) SELECT unnest(%s::uuid[]), %s"
 
 
 def _params(row: IndexRow) -> list[Any]:
     return [row.id, row.ruleset, row.name, row.status, Jsonb(row.seats), row.awaiting, row.updated_at,
-            row.version]
+            row.version, row.deadline_kind, row.deadline_since]
 
 
 def _players(row: IndexRow) -> list[uuid.UUID]:
@@ -72,20 +76,33 @@ def upsert_projection(row: IndexRow) -> list[tuple[str, list[Any]]]:
     """The whole row and its seated players, as projections for :meth:`EventStore.append`
     (same statement, same commit): for appends that open a game or seat a player."""
     return [(f"INSERT INTO game_index ({_COLS})"
-             " SELECT %s, %s, %s, %s, %s, %s, %s, %s FROM appended WHERE appended.status = 'appended'"
+             " SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s FROM appended WHERE appended.status = 'appended'"
              + _UPSERT, _params(row)),
             (_SEAT_PLAYERS + " FROM appended WHERE appended.status = 'appended' ON CONFLICT DO NOTHING",
              [_players(row), row.id])]
 
 
-def progress_projection(stream_id: uuid.UUID, status: str, awaiting: list[int], updated_at: datetime,
-                        version: int) -> list[tuple[str, list[Any]]]:
+def progress_projection(row: IndexRow) -> list[tuple[str, list[Any]]]:
     """Only what a command changes, as a projection for :meth:`EventStore.append`: the
     game's seats and name are written by :func:`upsert_projection` when they change."""
-    return [("UPDATE game_index SET status = %s, awaiting = %s, updated_at = %s, version = %s"
+    return [("UPDATE game_index SET status = %s, awaiting = %s, updated_at = %s, version = %s,"
+             " deadline_kind = %s, deadline_since = %s"
              " FROM appended WHERE appended.status = 'appended'"
              " AND game_index.stream_id = %s AND game_index.version < %s",
-             [status, awaiting, updated_at, version, stream_id, version])]
+             [row.status, row.awaiting, row.updated_at, row.version, row.deadline_kind, row.deadline_since,
+              row.id, row.version])]
+
+
+def due(db: Database, now: datetime, turn_seconds: float, window_seconds: float, limit: int) -> list[uuid.UUID]:
+    """Active games whose current wait began more than its timeout before ``now``, oldest first."""
+    with db.connection() as conn:
+        return [r[0] for r in conn.execute(
+            "SELECT stream_id FROM game_index WHERE status = 'active' AND deadline_since IS NOT NULL"
+            " AND deadline_since <= %(now)s - least(%(turn)s, %(window)s) * interval '1 second'"
+            " AND deadline_since <= %(now)s - CASE deadline_kind WHEN 'final_window' THEN %(window)s"
+            "  ELSE %(turn)s END * interval '1 second'"
+            " ORDER BY deadline_since LIMIT %(limit)s",
+            {"now": now, "turn": turn_seconds, "window": window_seconds, "limit": limit})]
 
 
 def listing(db: Database, status: str | None, limit: int) -> list[IndexRow]:

@@ -41,6 +41,33 @@ def db_upgrade() -> None:
             embedded.stop()
 
 
+@main.group()
+def deadlines() -> None:
+    """Turn and final-window deadlines (RULES §2.11); `facedown serve` sweeps by itself."""
+
+
+@deadlines.command("sweep")
+def deadlines_sweep() -> None:
+    """Send the system commands of every game whose deadline has passed, once."""
+    from events.embedded import database_url
+    from service.app import create_app
+    from service.deadlines import sweep
+
+    url, embedded = database_url()
+    try:
+        app = create_app({"database_url": url})
+        api = app.extensions["facedown_api"]
+        result = sweep(api)
+        if not result.swept:
+            click.echo("another process is sweeping; nothing done")
+        else:
+            click.echo(f"{result.games_due} game(s) past their deadline, {result.commands_sent} system command(s) sent")
+        app.extensions["facedown"].db.close()
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
 def _register_optional_commands() -> None:
     """Sub-commands that live in their own modules."""
     from service import bench_report, cli_audit, cli_bench, cli_simulate

@@ -22,6 +22,11 @@ class Config:
     recheck_seconds: float = 15.0
     stream_max_seconds: int = 300  # an SSE stream ends then; the client reconnects with Last-Event-ID
     stream_heartbeat_seconds: float = 15.0  # an SSE comment line when nothing else was sent
+    # RULES §7.6: how long a turn (and the initial peek) and a final window may wait
+    turn_timeout_seconds: float = 72 * 3600.0
+    final_window_timeout_seconds: float = 24 * 3600.0
+    # how often this process looks for passed deadlines; 0: never (`facedown serve` uses 30)
+    deadline_sweep_seconds: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
 
     @staticmethod
@@ -31,6 +36,10 @@ class Config:
             "pool_size": int(os.environ.get("FACEDOWN_POOL_SIZE", "10")),
             "recheck_seconds": float(os.environ.get("FACEDOWN_RECHECK_SECONDS", "15")),
             "stream_max_seconds": int(os.environ.get("FACEDOWN_STREAM_MAX_SECONDS", "300")),
+            "turn_timeout_seconds": float(os.environ.get("FACEDOWN_TURN_TIMEOUT_SECONDS", str(72 * 3600))),
+            "final_window_timeout_seconds": float(os.environ.get("FACEDOWN_FINAL_WINDOW_TIMEOUT_SECONDS",
+                                                                 str(24 * 3600))),
+            "deadline_sweep_seconds": float(os.environ.get("FACEDOWN_DEADLINE_SWEEP_SECONDS", "0")),
         }
         values.update(overrides)
         return Config(**values)

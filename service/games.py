@@ -24,7 +24,9 @@ from events.db import Database
 from events.errors import ConcurrencyError, IdempotencyConflict, InvalidData
 from events.store import EventStore, NewEvent, Snapshot
 from service import fairness
-from service.gamestate import Game, SeatInfo, fold_records, fingerprint, present_record, view
+from service.gamestate import (
+    Game, SeatInfo, Timeouts, advance, deadline_at, fingerprint, fold_records, present_record, view,
+)
 from service.live import Live
 from service.problems import Problem
 
@@ -72,6 +74,7 @@ class Api:
     db: Database
     live: Live
     clock: Callable[[], datetime] = utc_now
+    timeouts: Timeouts = field(default_factory=Timeouts)
     _rulesets: _Lru = field(default_factory=lambda: _Lru(100_000))  # game -> ruleset name (immutable)
     _keys: _Lru = field(default_factory=lambda: _Lru(100_000))  # game -> chance key (immutable once dealt)
     _tokens: _Lru = field(default_factory=lambda: _Lru(100_000))  # token hash -> player
@@ -241,25 +244,27 @@ def _append(api: Api, cur: Current, game: Game, events: list[NewEvent], **kw: An
 def _projections(game: Game, version: int, events: list[NewEvent]) -> list[tuple[str, list[Any]]]:
     """The game index's update in the append: the whole row when seats change, else only
     what a command changes (a lighter statement on the hot path)."""
+    row = index_row(game, version)
     if any(e.type in ("GameOpened", "SeatTaken") for e in events):
-        return game_index.upsert_projection(index_row(game, version))
-    return game_index.progress_projection(uuid.UUID(game.id), game.status, _awaiting(game), _updated_at(game),
-                                          version)
+        return game_index.upsert_projection(row)
+    return game_index.progress_projection(row)
 
 
 def _awaiting(game: Game) -> list[int]:
     return list(rules.get(game.ruleset).awaiting(game.rules)) if game.status == "active" else []
 
 
-def _updated_at(game: Game) -> datetime:
-    return datetime.fromisoformat(game.updated_at.replace("Z", "+00:00"))
+def _time(iso: str) -> datetime:
+    return datetime.fromisoformat(iso.replace("Z", "+00:00"))
 
 
 def index_row(game: Game, version: int) -> game_index.IndexRow:
     seats = [{"seat": i, "player_id": s.player_id if s else None, "name": s.name if s else None}
              for i, s in enumerate(game.seats)]
+    d = game.deadline
     return game_index.IndexRow(uuid.UUID(game.id), game.ruleset, game.name, game.status, seats, _awaiting(game),
-                               _updated_at(game), version)
+                               _time(game.updated_at), version, d.kind if d else None,
+                               _time(d.since) if d else None)
 
 
 def index_game(api: Api, game: Game, version: int) -> None:
@@ -392,7 +397,8 @@ def _response(api: Api, gid: uuid.UUID, game: Game, seat: int, first: int, last:
     shown = [p for p in (present_record(rs, r, seat) for r in records) if p is not None]
     if head is None:
         head = records[-1].hash if records else b"\0" * 32
-    return {"version": last, "chain_head": head.hex(), "events": shown, "view": view(game, last, head, seat)}
+    return {"version": last, "chain_head": head.hex(), "events": shown,
+            "view": view(game, last, head, seat, api.timeouts)}
 
 
 def replay_response(api: Api, gid: uuid.UUID, seat: int, first: int, last: int) -> dict[str, Any]:
@@ -424,16 +430,7 @@ def run_command(api: Api, gid: uuid.UUID, player: str, body: Any, if_match: int 
             continue
         at = api.now()
         meta = _meta(api, at, seat, player, body, idem_key)
-        events = [NewEvent(type(e).__name__, codec.to_json(e), meta) for e in produced]
-        state = game.rules
-        for e in produced:
-            state = rs.evolve(state, e)
-        new = replace(game, rules=state, updated_at=at)
-        if rs.is_terminal(state) and game.secret is None:
-            secret = game_index.get_secret(api.db, gid)
-            assert secret is not None
-            events.append(NewEvent("SecretRevealed", {"secret": secret.hex()}, _meta(api, at, None, None)))
-            new = replace(new, secret=secret.hex())
+        new, events = _outcome(api, game, rs, [(e, meta) for e in produced], at)
         try:
             result = _append(api, cur, new, events, command_id=idem_key, request_hash=rhash)
         except ConcurrencyError:
@@ -448,6 +445,56 @@ def run_command(api: Api, gid: uuid.UUID, player: str, body: Any, if_match: int 
         records = [_Pending(ev, cur.version + i + 1, typed=t) for i, (ev, t) in enumerate(zip(events, typed))]
         return _response(api, gid, new, seat, result.first_version, result.last_version, records, result.head)
     raise Problem("conflict", "the game changed too often; try again")
+
+
+def _outcome(api: Api, game: Game, rs: Any, produced: list[tuple[Any, dict[str, Any]]], at: str
+             ) -> tuple[Game, list[NewEvent]]:
+    """The game after the ruleset's events (each with its command's metadata), folded one by
+    one as a cold load would fold them, and the events to append: the server's secret is
+    revealed with the last event of a game."""
+    events = [NewEvent(type(e).__name__, codec.to_json(e), meta) for e, meta in produced]
+    new = game
+    for e, _ in produced:
+        new = advance(new, rs, rs.evolve(new.rules, e), at)
+    if rs.is_terminal(new.rules) and game.secret is None:
+        secret = game_index.get_secret(api.db, uuid.UUID(game.id))
+        assert secret is not None
+        events.append(NewEvent("SecretRevealed", {"secret": secret.hex()}, _meta(api, at, None, None)))
+        new = replace(new, secret=secret.hex())
+    return new, events
+
+
+def expire_deadline(api: Api, gid: uuid.UUID) -> int:
+    """Send the ruleset's system commands of a game whose deadline has passed (RULES §2.11);
+    returns how many were applied (0: not due, or a player moved first)."""
+    for _ in range(MAX_TRIES):
+        cur = load(api, gid)
+        game = cur.game
+        due = game.deadline
+        if game.status != "active" or due is None or deadline_at(due, api.timeouts) > api.clock():
+            return 0
+        rs = rules.get(game.ruleset)
+        key = _key(api, game)
+        at = api.now()
+        state, produced = game.rules, []
+        for command in due.commands:  # several only in an initial peek: one per seat
+            try:
+                events = rs.decide(state, None, command, key)
+            except RuleError:
+                continue  # resolved by an earlier one of them
+            meta = _meta(api, at, None, None, {"type": type(command).__name__, **codec.to_json(command)})
+            for e in events:
+                state = rs.evolve(state, e)
+                produced.append((e, meta))
+        if not produced:
+            return 0
+        new, events = _outcome(api, game, rs, produced, at)
+        try:
+            _append(api, cur, new, events)
+        except ConcurrencyError:
+            continue  # a player moved meanwhile: look again
+        return len({id(meta) for _, meta in produced})
+    return 0
 
 
 def _decide(api: Api, cur: Current, player: str, body: Any, if_match: int | None) -> tuple[Game, int, Any, list[Any]]:

@@ -10,12 +10,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta, timezone
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import domain
 from domain import codec, rules
+from domain.messages import FinalWindowExpired, TurnTimedOut
 from domain.ruleset import Ruleset
 
 SERVICE_EVENTS = frozenset({"GameOpened", "SeatTaken", "SecretRevealed"})
@@ -26,6 +28,30 @@ class SeatInfo:
     player_id: str
     name: str
     entropy: str
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """What the service sends when nobody moves in time (RULES §2.11): the ruleset's system
+    commands for the current wait, and since when that wait has run (an event's ``at``)."""
+
+    commands: tuple[Any, ...]
+    since: str
+
+    @property
+    def kind(self) -> str:
+        return "final_window" if any(isinstance(c, FinalWindowExpired) for c in self.commands) else "turn"
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Service settings (RULES §7.6), never stored in a game: seconds a wait may last."""
+
+    turn: float = 72 * 3600.0
+    final_window: float = 24 * 3600.0
+
+    def of(self, deadline: Deadline) -> float:
+        return self.final_window if deadline.kind == "final_window" else self.turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +68,7 @@ class Game:
     rules: Any = None
     secret: str | None = None
     updated_at: str = ""
+    deadline: Deadline | None = None
 
     @property
     def status(self) -> str:
@@ -63,13 +90,16 @@ class Game:
 
 @cache
 def domain_digest() -> str:
-    """sha256 over the source of every domain module (computed once per process)."""
+    """sha256 over the source of every domain module and of this one, whose Game is what a
+    snapshot pickles (computed once per process)."""
     root = Path(domain.__file__).resolve().parent
     h = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
         h.update(str(path.relative_to(root)).encode())
         h.update(b"\0")
         h.update(path.read_bytes())
+    h.update(b"service/gamestate.py\0")
+    h.update(Path(__file__).read_bytes())
     return h.hexdigest()
 
 
@@ -93,7 +123,40 @@ def evolve(game: Game | None, type_: str, data: Mapping[str, Any], metadata: Map
         return replace(game, secret=data["secret"], updated_at=at)
     rs = rules.get(game.ruleset)
     event = codec.build(rs.event_types[type_], data)
-    return replace(game, rules=rs.evolve(game.rules, event), updated_at=at)
+    return advance(game, rs, rs.evolve(game.rules, event), at)
+
+
+def advance(game: Game, rs: Ruleset, state: Any, at: str) -> Game:
+    """The game with its ruleset state moved on at ``at``, and its deadline's clock: it keeps
+    running while the wait goes on (the same commands, or fewer: seats of an initial peek
+    choosing one by one) and restarts when a new wait begins."""
+    commands = () if rs.is_terminal(state) else tuple(rs.deadlines(state))
+    old = game.deadline
+    if not commands:
+        deadline = None
+    elif old is not None and set(commands) <= set(old.commands):
+        deadline = old if commands == old.commands else Deadline(commands, old.since)
+    else:
+        deadline = Deadline(commands, at)
+    return replace(game, rules=state, updated_at=at, deadline=deadline)
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+def deadline_at(deadline: Deadline, timeouts: Timeouts) -> datetime:
+    since = datetime.fromisoformat(deadline.since.replace("Z", "+00:00"))
+    return since + timedelta(seconds=timeouts.of(deadline))
+
+
+def deadline_out(game: Game, timeouts: Timeouts) -> dict[str, Any] | None:
+    """The public deadline: when it passes, what kind of wait it ends and whose turns time out."""
+    d = game.deadline
+    if d is None:
+        return None
+    seats = sorted({c.seat for c in d.commands if isinstance(c, TurnTimedOut)})
+    return {"kind": d.kind, "at": _iso(deadline_at(d, timeouts)), "since": d.since, "seats": seats}
 
 
 def fold_records(game: Game | None, records: Iterable[Any]) -> Game | None:
@@ -130,7 +193,7 @@ def seats_public(game: Game) -> list[dict[str, Any]]:
              "entropy": s.entropy if s else None} for i, s in enumerate(game.seats)]
 
 
-def summary(game: Game, version: int, head: bytes) -> dict[str, Any]:
+def summary(game: Game, version: int, head: bytes, timeouts: Timeouts = Timeouts()) -> dict[str, Any]:
     """The public summary of a game (``GET /v1/games/{id}``)."""
     rs = rules.get(game.ruleset)
     status = game.status
@@ -146,10 +209,12 @@ def summary(game: Game, version: int, head: bytes) -> dict[str, Any]:
         "dealer": facts.get("dealer"), "scores": list(facts["scores"]) if facts.get("scores") is not None else None,
         "awaiting": awaiting, "secret_commitment": game.secret_commitment, "secret": game.secret,
         "version": version, "chain_head": head.hex(), "updated_at": game.updated_at,
+        "deadline": deadline_out(game, timeouts),
     }
 
 
-def view(game: Game, version: int, head: bytes, seat: int | None) -> dict[str, Any]:
+def view(game: Game, version: int, head: bytes, seat: int | None, timeouts: Timeouts = Timeouts()
+         ) -> dict[str, Any]:
     """A seat's view (or the spectator's, ``seat=None``) with its legal actions."""
     rs = rules.get(game.ruleset)
     status = game.status
@@ -164,4 +229,5 @@ def view(game: Game, version: int, head: bytes, seat: int | None) -> dict[str, A
                 legal = rs.legal_actions(game.rules, seat)
     return {"game_id": game.id, "ruleset": game.ruleset, "status": status, "seat": seat,
             "version": version, "chain_head": head.hex(), "awaiting": awaiting,
-            "legal_actions": legal, "seats": seats_public(game), "table": table}
+            "legal_actions": legal, "seats": seats_public(game), "table": table,
+            "deadline": deadline_out(game, timeouts)}

@@ -24,7 +24,10 @@ class _Gunicorn(BaseApplication):  # type: ignore[misc]
         from service.app import create_app
 
         # migrations ran once in the master; each worker builds its own pool after fork
-        return create_app({"database_url": self.database_url, "auto_migrate": False})
+        # each worker sweeps for passed deadlines (one at a time, by an advisory lock)
+        sweep = float(os.environ.get("FACEDOWN_DEADLINE_SWEEP_SECONDS", "30"))
+        return create_app({"database_url": self.database_url, "auto_migrate": False,
+                           "deadline_sweep_seconds": sweep})
 
 
 def gunicorn_options(host: str, port: int, workers: int, threads: int) -> dict[str, Any]:

@@ -83,7 +83,9 @@ from domain.rules.corte_flow import (
     Out,
     deal,
 )
-from domain.rules.corte_model import COMMAND_TYPES, GAME_OVER, OPTIONS, State
+from domain.rules.corte_model import (
+    COMMAND_TYPES, FINAL_LAP, FINAL_WINDOW, GAME_OVER, INITIAL_PEEK, OPTIONS, TURNS, State,
+)
 from domain.rules.corte_turn import TURN_HANDLERS, seat_ok
 from domain.ruleset import resolve_options
 from domain.table import cards_on_table
@@ -188,6 +190,15 @@ class Corte:
 
     def awaiting(self, state: State) -> tuple[int, ...]:
         return corte_view.awaiting(state)
+
+    def deadlines(self, state: State) -> tuple[Any, ...]:
+        if state.phase == INITIAL_PEEK:
+            return tuple(TurnTimedOut(p, 0) for p in corte_view.awaiting(state))
+        if state.phase in (TURNS, FINAL_LAP) and state.turn is not None and state.step is not None:
+            return (TurnTimedOut(state.turn, state.turn_no),)
+        if state.phase == FINAL_WINDOW and state.window is not None:
+            return (FinalWindowExpired(state.window.id),)
+        return ()
 
     def summary(self, state: State) -> Any:
         return corte_view.summary(state)

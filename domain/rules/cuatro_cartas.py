@@ -167,6 +167,15 @@ class CuatroCartas:
     def awaiting(self, state: State) -> tuple[int, ...]:
         return seen.awaiting(state)
 
+    def deadlines(self, state: State) -> tuple[Any, ...]:
+        if state.phase == "INITIAL_PEEK":
+            return tuple(TurnTimedOut(p, 0) for p in seen.awaiting(state))
+        if state.phase in flow.TURN_PHASES and state.turn is not None:
+            return (TurnTimedOut(state.turn, state.turn_no),)
+        if state.phase == "FINAL_WINDOW" and state.window is not None:
+            return (FinalWindowExpired(state.window.id),)
+        return ()
+
     def summary(self, state: State) -> dict[str, Any]:
         return seen.summary(state)
 

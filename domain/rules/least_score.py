@@ -322,6 +322,10 @@ class _LeastScore:
     def awaiting(self, state: Any) -> tuple[int, ...]:
         return (state.turn,) if state.phase == "turns" and state.turn is not None else ()
 
+    def deadlines(self, state: Any) -> tuple[Any, ...]:
+        # turn_no counts the turns played this round; the command names the current one
+        return (TurnTimedOut(state.turn, state.turn_no + 1),) if self.awaiting(state) else ()
+
     def summary(self, state: Any) -> Any:
         return {"round": state.round, "phase": state.phase, "turn": state.turn,
                 "dealer": state.dealer, "scores": list(state.scores)}

@@ -330,6 +330,11 @@ class PedroRuleset:
     def awaiting(self, state: Any) -> tuple[int, ...]:
         return () if state.step == OVER or state.turn is None else (state.turn,)
 
+    def deadlines(self, state: Any) -> tuple[Any, ...]:
+        if state.step in (AWAIT, HOLDING, POWER) and state.turn is not None:
+            return (TurnTimedOut(state.turn, state.turn_no),)
+        return ()
+
     def summary(self, state: Any) -> Any:
         return pv.summary(state)
 

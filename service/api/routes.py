@@ -66,7 +66,7 @@ def create_game() -> ResponseReturnValue:
     entropy = bytes.fromhex(data["entropy"]) if data["entropy"] else None
     cur, seat = games.create_game(api(), who, data["ruleset"], data["seats"], data["options"], data["name"],
                                   data["take_seat"], entropy)
-    out = summary(cur.game, cur.version, cur.head) | {"your_seat": seat}
+    out = summary(cur.game, cur.version, cur.head, api().timeouts) | {"your_seat": seat}
     return reply(_game_out, out, 201, {"Location": f"/v1/games/{cur.game.id}", "ETag": f'"{cur.version}"'})
 
 
@@ -104,7 +104,7 @@ def get_game(game_id: uuid.UUID) -> ResponseReturnValue:
     inm = version_header("If-None-Match")
     if inm is not None and (inm == [] or cur.version in inm):
         return Response(status=304, headers={"ETag": etag})
-    out = summary(cur.game, cur.version, cur.head) | {"your_seat": cur.game.seat_of(who[0]) if who else None}
+    out = summary(cur.game, cur.version, cur.head, api().timeouts) | {"your_seat": cur.game.seat_of(who[0]) if who else None}
     return reply(_game_out, out, 200, {"ETag": etag, "Vary": "Authorization"})
 
 
@@ -115,7 +115,7 @@ def join(game_id: uuid.UUID) -> ResponseReturnValue:
     data = load(_join_in, json_body(optional=True))
     entropy = bytes.fromhex(data["entropy"]) if data["entropy"] else None
     cur, seat = games.join_game(api(), game_id, who, entropy)
-    out = {"seat": seat, "game": summary(cur.game, cur.version, cur.head) | {"your_seat": seat}}
+    out = {"seat": seat, "game": summary(cur.game, cur.version, cur.head, api().timeouts) | {"your_seat": seat}}
     return reply(_join_out, out, 200, {"ETag": f'"{cur.version}"'})
 
 
@@ -128,7 +128,7 @@ def get_view(game_id: uuid.UUID) -> ResponseReturnValue:
     if inm is not None and (inm == [] or cur.version in inm):
         return Response(status=304, headers={"ETag": etag, "Vary": "Authorization"})
     seat = cur.game.seat_of(who[0]) if who else None
-    return reply(_view_out, view(cur.game, cur.version, cur.head, seat), 200,
+    return reply(_view_out, view(cur.game, cur.version, cur.head, seat, api().timeouts), 200,
                  {"ETag": etag, "Vary": "Authorization", "Cache-Control": "private, no-cache"})
 
 

@@ -112,6 +112,15 @@ class SeatOut(Schema):
     entropy = fields.String(allow_none=True)
 
 
+class DeadlineOut(Schema):
+    """When the current wait times out (RULES §2.11) and what then happens automatically."""
+
+    kind = fields.String()  # "turn" (also the initial peek) or "final_window"
+    at = fields.String()
+    since = fields.String()
+    seats = fields.List(fields.Integer())  # whose turns (or initial peeks) time out
+
+
 class GameOut(Schema):
     id = fields.String()
     ruleset = fields.String()
@@ -131,6 +140,7 @@ class GameOut(Schema):
     version = fields.Integer()
     chain_head = fields.String()
     updated_at = fields.String()
+    deadline = fields.Nested(DeadlineOut, allow_none=True)
     your_seat = fields.Integer(allow_none=True)
 
 
@@ -158,6 +168,7 @@ class ViewOut(Schema):
     legal_actions = fields.Raw()  # list of commands, each a JSON object
     seats = fields.Raw()  # list of SeatOut-shaped objects (gamestate.seats_public)
     table = fields.Raw(allow_none=True)
+    deadline = fields.Nested(DeadlineOut, allow_none=True)
 
 
 class EventOut(Schema):
