@@ -34,9 +34,13 @@ def _row(r: Sequence[Any]) -> IndexRow:
     return IndexRow(r[0], r[1], r[2], r[3], r[4], list(r[5]), r[6], r[7], r[8], r[9])
 
 
-def put_secret(db: Database, stream_id: uuid.UUID, secret: bytes) -> None:
+def put_secret(db: Database, stream_id: uuid.UUID, secret: bytes) -> bytes:
+    """Store a game's secret unless it has one (a retried creation), and return the stored one."""
     with db.connection() as conn:
-        conn.execute("INSERT INTO game_secrets (stream_id, secret) VALUES (%s, %s)", (stream_id, secret))
+        conn.execute("INSERT INTO game_secrets (stream_id, secret) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                     (stream_id, secret))
+        row = conn.execute("SELECT secret FROM game_secrets WHERE stream_id = %s", (stream_id,)).fetchone()
+    return bytes(row[0])
 
 
 def get_secret(db: Database, stream_id: uuid.UUID) -> bytes | None:

@@ -285,8 +285,21 @@ def rebuild_index(api: Api) -> int:
 
 # ---------------------------------------------------------------- games
 
+# a game created with an Idempotency-Key gets the id uuid5(player, key): a retry finds it
+_CREATED_NS = uuid.UUID("3f0c2a61-5d0e-4b8e-9c55-8a0d6f1e2b7c")
+
+
+def _again(api: Api, gid: uuid.UUID, player: str, same: bool) -> tuple[Current, int | None]:
+    """The answer to a retried creation or join: the game as it is now, with the caller's seat."""
+    if not same:
+        raise Problem("idempotency-key-reused", "this Idempotency-Key was used with another request")
+    cur = load(api, gid)
+    return cur, cur.game.seat_of(player)
+
+
 def create_game(api: Api, player: tuple[str, str], ruleset_name: str, seats: int, options: Mapping[str, Any],
-                name: str | None, take_seat: bool, entropy: bytes | None) -> tuple[Current, int | None]:
+                name: str | None, take_seat: bool, entropy: bytes | None, idem_key: str | None = None,
+                body: Any = None) -> tuple[Current, int | None]:
     try:
         rs = rules.get(ruleset_name)
     except (KeyError, ImportError) as exc:
@@ -299,11 +312,19 @@ def create_game(api: Api, player: tuple[str, str], ruleset_name: str, seats: int
         resolved = rs.resolve_options(dict(options), seats)
     except InvalidOptions as exc:
         raise Problem("invalid-options", str(exc), errors={k: [v] for k, v in exc.errors.items()}) from exc
-    gid = uuid.uuid4()
-    secret = fairness.new_secret()
-    game_index.put_secret(api.db, gid, secret)
-    at = api.now()
     pid, pname = player
+    rhash = None
+    if idem_key:
+        gid = uuid.uuid5(_CREATED_NS, f"{pid}\n{idem_key}")
+        rhash = request_hash("POST", "/v1/games", pid, body)
+        done = game_index.processed(api.db, gid, idem_key)
+        if done is not None:
+            return _again(api, gid, pid, done[0] == rhash)
+    else:
+        gid = uuid.uuid4()
+    # a retry racing the first request stores no second secret: both commit to the stored one
+    secret = game_index.put_secret(api.db, gid, fairness.new_secret())
+    at = api.now()
     opened = {"ruleset": ruleset_name, "seats": seats, "options": resolved, "name": name or f"{rs.title} game",
               "creator": pid, "secret_commitment": fairness.secret_commitment(secret)}
     events = [NewEvent("GameOpened", opened, _meta(api, at, None, pid))]
@@ -317,8 +338,13 @@ def create_game(api: Api, player: tuple[str, str], ruleset_name: str, seats: int
     if game.free_seat() is None:  # never: a game has at least two seats
         raise Problem("internal", "a game cannot start at creation")
     empty = Current(game, 0, b"\0" * 32)
-    result = _append(api, empty, game, events)
+    try:
+        result = _append(api, empty, game, events, command_id=idem_key, request_hash=rhash)
+    except (ConcurrencyError, IdempotencyConflict):  # a retry with another body won the race
+        raise Problem("idempotency-key-reused", "this Idempotency-Key was used with another request") from None
     api._rulesets.put(gid, ruleset_name)
+    if result.duplicate:
+        return _again(api, gid, pid, True)
     return Current(game, result.version, result.head), seat
 
 
@@ -344,8 +370,15 @@ class _Pending:
         return self.event.metadata
 
 
-def join_game(api: Api, gid: uuid.UUID, player: tuple[str, str], entropy: bytes | None) -> tuple[Current, int]:
+def join_game(api: Api, gid: uuid.UUID, player: tuple[str, str], entropy: bytes | None,
+              idem_key: str | None = None, body: Any = None) -> tuple[Current, int | None]:
     pid, pname = player
+    rhash = None
+    if idem_key:
+        rhash = request_hash("POST", f"/v1/games/{gid}/join", pid, body)
+        done = game_index.processed(api.db, gid, idem_key)
+        if done is not None:
+            return _again(api, gid, pid, done[0] == rhash)
     for _ in range(MAX_TRIES):
         cur = load(api, gid)
         game = cur.game
@@ -367,9 +400,13 @@ def join_game(api: Api, gid: uuid.UUID, player: tuple[str, str], entropy: bytes 
             game = fold_records(game, [_Pending(e, stream_id=gid) for e in events[1:]])
             assert game is not None
         try:
-            result = _append(api, cur, game, events)
+            result = _append(api, cur, game, events, command_id=idem_key, request_hash=rhash)
         except ConcurrencyError:
             continue
+        except IdempotencyConflict:
+            raise Problem("idempotency-key-reused", "this Idempotency-Key was used with another request") from None
+        if result.duplicate:
+            return _again(api, gid, pid, True)
         return Current(game, result.version, result.head), seat
     raise Problem("conflict", "the game changed too often; try again")
 

@@ -62,10 +62,11 @@ def list_rulesets() -> ResponseReturnValue:
 def create_game() -> ResponseReturnValue:
     who = caller()
     assert who is not None
-    data = load(_game_in, json_body())
+    body = json_body()
+    data = load(_game_in, body)
     entropy = bytes.fromhex(data["entropy"]) if data["entropy"] else None
     cur, seat = games.create_game(api(), who, data["ruleset"], data["seats"], data["options"], data["name"],
-                                  data["take_seat"], entropy)
+                                  data["take_seat"], entropy, idempotency_key(), body)
     out = summary(cur.game, cur.version, cur.head, api().timeouts) | {"your_seat": seat}
     return reply(_game_out, out, 201, {"Location": f"/v1/games/{cur.game.id}", "ETag": f'"{cur.version}"'})
 
@@ -112,9 +113,10 @@ def get_game(game_id: uuid.UUID) -> ResponseReturnValue:
 def join(game_id: uuid.UUID) -> ResponseReturnValue:
     who = caller()
     assert who is not None
-    data = load(_join_in, json_body(optional=True))
+    body = json_body(optional=True)
+    data = load(_join_in, body)
     entropy = bytes.fromhex(data["entropy"]) if data["entropy"] else None
-    cur, seat = games.join_game(api(), game_id, who, entropy)
+    cur, seat = games.join_game(api(), game_id, who, entropy, idempotency_key(), body)
     out = {"seat": seat, "game": summary(cur.game, cur.version, cur.head, api().timeouts) | {"your_seat": seat}}
     return reply(_join_out, out, 200, {"ETag": f'"{cur.version}"'})
 
