@@ -1,6 +1,9 @@
 """The ``facedown`` command line."""
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import click
 
 
@@ -26,19 +29,27 @@ def db() -> None:
     """Database administration."""
 
 
-@db.command("upgrade")
-def db_upgrade() -> None:
-    """Apply pending migrations (DATABASE_URL, or the embedded database)."""
-    from events import migrations
+@contextlib.contextmanager
+def _database() -> Iterator[str]:
+    """DATABASE_URL, or the embedded database, started for the command and stopped after it."""
     from events.embedded import database_url
 
     url, embedded = database_url()
     try:
-        applied = migrations.upgrade(url)
-        click.echo("applied: " + ", ".join(applied) if applied else "up to date")
+        yield url
     finally:
         if embedded is not None:
             embedded.stop()
+
+
+@db.command("upgrade")
+def db_upgrade() -> None:
+    """Apply pending migrations (DATABASE_URL, or the embedded database)."""
+    from events import migrations
+
+    with _database() as url:
+        applied = migrations.upgrade(url)
+        click.echo("applied: " + ", ".join(applied) if applied else "up to date")
 
 
 @main.group()
@@ -49,23 +60,17 @@ def deadlines() -> None:
 @deadlines.command("sweep")
 def deadlines_sweep() -> None:
     """Send the system commands of every game whose deadline has passed, once."""
-    from events.embedded import database_url
     from service.app import create_app
     from service.deadlines import sweep
 
-    url, embedded = database_url()
-    try:
+    with _database() as url:
         app = create_app({"database_url": url})
-        api = app.extensions["facedown_api"]
-        result = sweep(api)
+        result = sweep(app.extensions["facedown_api"])
         if not result.swept:
             click.echo("another process is sweeping; nothing done")
         else:
             click.echo(f"{result.games_due} game(s) past their deadline, {result.commands_sent} system command(s) sent")
         app.extensions["facedown"].db.close()
-    finally:
-        if embedded is not None:
-            embedded.stop()
 
 
 def _register_optional_commands() -> None:

@@ -8,6 +8,18 @@ import psycopg
 from events import migrations
 
 
+def _empty_database(db_factory: object, suffix: str) -> str:
+    """A new database with no migration applied (dropped with the factory's others)."""
+    from events.testing import with_database
+
+    admin = db_factory.admin  # type: ignore[attr-defined]
+    name = db_factory.prefix + suffix  # type: ignore[attr-defined]
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
+    db_factory.created.append(name)  # type: ignore[attr-defined]
+    return with_database(admin, name)  # type: ignore[no-any-return]
+
+
 def test_a_migrated_database_has_nothing_pending(database_url: str) -> None:
     assert migrations.pending(database_url) == []
     assert migrations.applied(database_url) == [p.name for p in migrations.migration_files()]
@@ -15,14 +27,7 @@ def test_a_migrated_database_has_nothing_pending(database_url: str) -> None:
 
 
 def test_two_concurrent_upgrades_apply_each_file_once(db_factory: object) -> None:
-    from events.testing import with_database
-
-    admin = db_factory.admin  # type: ignore[attr-defined]
-    name = db_factory.prefix + "_empty"  # type: ignore[attr-defined]
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
-    db_factory.created.append(name)  # type: ignore[attr-defined]
-    url = with_database(admin, name)
+    url = _empty_database(db_factory, "_empty")
     results: list[list[str]] = []
     barrier = threading.Barrier(2)
 
@@ -48,14 +53,8 @@ def test_004_moves_seated_players_out_of_the_game_index(db_factory: object, tmp_
 
     from events import game_index
     from events.db import Database
-    from events.testing import with_database
 
-    admin = db_factory.admin  # type: ignore[attr-defined]
-    name = db_factory.prefix + "_before_004"  # type: ignore[attr-defined]
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
-    db_factory.created.append(name)  # type: ignore[attr-defined]
-    url = with_database(admin, name)
+    url = _empty_database(db_factory, "_before_004")
     older = Path(str(tmp_path))
     for path in migrations.migration_files():
         if path.name < "004":
