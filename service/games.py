@@ -134,11 +134,22 @@ def register_player(api: Api, name: str) -> dict[str, Any]:
     ev = NewEvent("PlayerRegistered", {"name": name, "token_sha256": digest},
                   _meta(api, api.now(), None, str(pid)))
     try:
-        api.store.append(pid, 0, [ev], kind="player", notify=False)
+        api.store.append(pid, 0, [ev], kind="player", notify=False,
+                         projections=[players.insert_projection(pid, name, digest)])
     except InvalidData as exc:
         raise Problem("validation", f"the name cannot be stored: {exc}") from exc
-    players.insert(api.db, pid, name, digest)
     return {"id": str(pid), "name": name, "token": token}
+
+
+def rebuild_players(api: Api) -> int:
+    """Rebuild the players projection from the event log alone; returns the number of players."""
+    players.clear(api.db)
+    ids = players.stream_ids(api.db)
+    for pid in ids:
+        for rec in api.store.read(pid):
+            if rec.type == "PlayerRegistered":
+                players.insert(api.db, pid, rec.data["name"], rec.data["token_sha256"])
+    return len(ids)
 
 
 def authenticate(api: Api, token: str) -> tuple[str, str] | None:

@@ -234,6 +234,22 @@ def test_a_bad_if_match_or_idempotency_key_is_400(live: Live, game: Any) -> None
                     headers={"Idempotency-Key": "has space"}), 400)
 
 
+def test_the_players_can_be_rebuilt_from_the_events(live: Live) -> None:
+    from events import players
+    from service.games import authenticate, rebuild_players
+
+    someone = live.player("rebuilt")
+    api = live.app.extensions["facedown_api"]
+    before = players.all_rows(api.db)
+    assert any(name == "rebuilt" for _, name, _ in before)
+    players.clear(api.db)
+    assert players.all_rows(api.db) == []
+    assert rebuild_players(api) == len(before)
+    assert players.all_rows(api.db) == before
+    api._tokens.clear()  # this worker's cache of tokens it has seen: make the check read the table
+    assert authenticate(api, someone.token) is not None
+
+
 def test_the_game_index_can_be_rebuilt_from_the_events(live: Live) -> None:
     from events import game_index
     from service.games import rebuild_index
