@@ -111,10 +111,32 @@ def _compile_tuple(args: tuple[Any, ...]) -> Check:
     if len(args) == 2 and args[1] is Ellipsis:
         item = _compile(args[0])
         return lambda value: (isinstance(value, (list, tuple)) and len(value) <= 64
-                              and all(item(v) for v in value))
+                              and all(map(item, value)))
     items = tuple(_compile(a) for a in args)
     return lambda value: (isinstance(value, (list, tuple)) and len(value) <= 64 and len(value) == len(items)
                           and all(check(v) for check, v in zip(items, value)))
+
+
+def _holds_only_scalars(hint: Any) -> bool:
+    """Whether every value that passes ``hint``'s check is a JSON scalar (never a list or dict)."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return all(_holds_only_scalars(h) for h in typing.get_args(hint))
+    if origin is typing.Literal:
+        return all(isinstance(a, (str, int, type(None))) for a in typing.get_args(hint))
+    return hint in (type(None), bool, int, str)
+
+
+def _decoder(hint: Any) -> Callable[[Any], Any] | None:
+    """What :func:`from_json` comes to for a checked value: nothing for a scalar, ``tuple``
+    for an array of scalars; ``from_json`` itself for anything else."""
+    if _holds_only_scalars(hint):
+        return None
+    if typing.get_origin(hint) is tuple:
+        args = [a for a in typing.get_args(hint) if a is not Ellipsis]
+        if all(_holds_only_scalars(a) for a in args):
+            return tuple
+    return from_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +144,7 @@ class _Field:
     name: str
     required: bool  # no default: a command without it is refused
     check: Check
+    decode: Callable[[Any], Any] | None  # None: the JSON value is the field value
 
 
 @cache
@@ -130,7 +153,7 @@ def _schema(cls: type) -> tuple[frozenset[str], tuple[_Field, ...]]:
     hints = typing.get_type_hints(cls)
     fields = tuple(
         _Field(f.name, f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
-               _compile(hints[f.name]))
+               _compile(hints[f.name]), _decoder(hints[f.name]))
         for f in dataclasses.fields(cls))
     return frozenset(f.name for f in fields) | {"type"}, fields
 
@@ -144,9 +167,8 @@ def parse_command(data: Any, command_types: Mapping[str, type]) -> Any:
         raise InvalidCommand(f"unknown command type {name!r}; expected one of {sorted(command_types)}")
     cls = command_types[name]
     known, fields = _schema(cls)
-    extra = set(data) - known
-    if extra:
-        raise InvalidCommand(f"{name}: unknown field(s) {sorted(extra)}")
+    if not known.issuperset(data):
+        raise InvalidCommand(f"{name}: unknown field(s) {sorted(set(data) - known)}")
     values: dict[str, Any] = {}
     for f in fields:
         if f.name not in data:
@@ -156,5 +178,5 @@ def parse_command(data: Any, command_types: Mapping[str, type]) -> Any:
         value = data[f.name]
         if not f.check(value):
             raise InvalidCommand(f"{name}: field {f.name!r} has the wrong type or size")
-        values[f.name] = from_json(value)
+        values[f.name] = value if f.decode is None else f.decode(value)
     return cls(**values)
