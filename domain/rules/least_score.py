@@ -63,10 +63,10 @@ Decisions where RULES.md is silent
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from domain import chance, codec, table
+from domain.frozen import fast_replace as replace
 from domain.cards import french_pack, packs
 from domain.errors import InvalidCommand, NotYourTurn, WrongPhase
 from domain.messages import GameStarted, TurnTimedOut
@@ -246,16 +246,10 @@ def _evolve_played(state: LeastState, e: SetPlayed) -> LeastState:
     knowns[seat] = known
     done = list(state.turns_done)
     done[seat] += 1
-    # Built field by field: this runs once per turn and dataclasses.replace is slow.
-    s = state
-    return LeastState(
-        players=s.players, opts=s.opts, options=s.options, first_dealer=s.first_dealer, round=s.round,
-        phase=s.phase, dealer=s.dealer, starter=s.starter, turn=clockwise(seat, s.players, s.seated),
-        turn_no=e.turn_no, seated=s.seated, hands=tuple(hands), known=tuple(knowns),
-        turns_done=tuple(done), open_set=e.open_set, open_kind=e.kind, open_from=seat,
-        dead=s.dead + e.dead, stock=s.stock[1:] if e.take == "stock" else s.stock, orders=s.orders,
-        scores=s.scores, last_round=s.last_round, playoff=s.playoff, eliminated=s.eliminated,
-        winners=s.winners)
+    return replace(
+        state, turn=clockwise(seat, state.players, state.seated), turn_no=e.turn_no, hands=tuple(hands),
+        known=tuple(knowns), turns_done=tuple(done), open_set=e.open_set, open_kind=e.kind, open_from=seat,
+        dead=state.dead + e.dead, stock=state.stock[1:] if e.take == "stock" else state.stock)
 
 
 def _minus(cards: tuple[str, ...], gone: tuple[str, ...]) -> tuple[str, ...]:

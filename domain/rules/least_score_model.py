@@ -231,7 +231,7 @@ EVENT_TYPES: dict[str, type] = {e.__name__: e for e in (
 # --------------------------------------------------------------------------- state
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: evolve copies it with domain.frozen.fast_replace
 class LeastState:
     """The whole truth of a game. ``turn_no`` counts the turns ended this round."""
 

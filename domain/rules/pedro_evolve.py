@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.frozen import fast_replace as replace
 from domain.memo import EvolveMemo
 from domain.messages import CardsSwapped, GameStarted, TurnSkipped, TurnStarted
 from domain.rules.pedro_messages import (
@@ -12,7 +13,6 @@ from domain.rules.pedro_messages import (
 from domain.rules.pedro_model import (
     AWAIT, BETWEEN, HOLDING, OVER, POWER, PUBLIC, REVEAL, State, deal_from, make_config,
 )
-from domain.rules.pedro_model import update as replace  # a fast dataclasses.replace for State
 from domain.table import Layout, Notebook
 
 
