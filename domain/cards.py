@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import cache
 
 Card = str
 
@@ -20,11 +21,13 @@ SPANISH_RANKS: tuple[str, ...] = tuple(str(n) for n in range(1, 13))
 SPANISH_SUITS: tuple[str, ...] = ("O", "C", "E", "B")
 
 
+@cache  # every deal asks for it again; the tuple is immutable
 def french_pack(jokers: int = 0) -> tuple[Card, ...]:
     """One 52-card French pack in canonical order (suit-major, S H D C; A..K), plus jokers."""
     return tuple(r + s for s in SUITS for r in RANKS) + (JOKER,) * jokers
 
 
+@cache
 def spanish_pack(jokers: int = 0) -> tuple[Card, ...]:
     """One 48-card Spanish pack (1–12 in O C E B), plus jokers (comodines)."""
     return tuple(r + s for s in SPANISH_SUITS for r in SPANISH_RANKS) + (JOKER,) * jokers

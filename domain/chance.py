@@ -25,7 +25,6 @@ and the shuffled order goes into an event, so replay never draws again.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import struct
 from collections.abc import Iterator, Sequence
@@ -35,37 +34,61 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _OUTLEN = 32
+_BLOCKLEN = 64  # SHA-256's block size, HMAC's key block
+_IPAD = bytes(x ^ 0x36 for x in range(256))  # translation tables: each key byte XOR 0x36 / 0x5C
+_OPAD = bytes(x ^ 0x5C for x in range(256))
 _WORD_SPAN = 2**64  # uniform() reads 64-bit words
+
+
+class HmacSha256:
+    """HMAC-SHA-256 under one key (RFC 2104): ``H((K ^ opad) || H((K ^ ipad) || message))``.
+
+    The two padded key blocks are hashed once per key and copied for every message: the
+    DRBG hashes ten messages in a row under each key while it generates a deal, and
+    ``hmac.digest`` would set the key up again each time (the most costly part of a deal).
+    """
+
+    __slots__ = ("_inner", "_outer")
+
+    def __init__(self, key: bytes) -> None:
+        if len(key) > _BLOCKLEN:
+            key = hashlib.sha256(key).digest()
+        block = key.ljust(_BLOCKLEN, b"\x00")
+        self._inner = hashlib.sha256(block.translate(_IPAD))
+        self._outer = hashlib.sha256(block.translate(_OPAD))
+
+    def digest(self, message: bytes) -> bytes:
+        inner = self._inner.copy()
+        inner.update(message)
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return outer.digest()
 
 
 class HmacDrbg:
     """HMAC_DRBG (SHA-256), instantiate + generate, per SP 800-90A §10.1.2."""
 
-    __slots__ = ("_k", "_v")
+    __slots__ = ("_mac", "_v")
 
     def __init__(self, entropy: bytes, nonce: bytes = b"", personalization: bytes = b"") -> None:
-        self._k = b"\x00" * _OUTLEN
+        self._mac = HmacSha256(b"\x00" * _OUTLEN)  # HMAC keyed with K
         self._v = b"\x01" * _OUTLEN
         self._update(entropy + nonce + personalization)
 
-    def _hmac(self, data: bytes) -> bytes:
-        return hmac.digest(self._k, data, "sha256")
-
     def _update(self, provided: bytes) -> None:
-        self._k = self._hmac(self._v + b"\x00" + provided)
-        self._v = self._hmac(self._v)
+        self._mac = HmacSha256(self._mac.digest(self._v + b"\x00" + provided))
+        self._v = self._mac.digest(self._v)
         if provided:
-            self._k = self._hmac(self._v + b"\x01" + provided)
-            self._v = self._hmac(self._v)
+            self._mac = HmacSha256(self._mac.digest(self._v + b"\x01" + provided))
+            self._v = self._mac.digest(self._v)
 
     def generate(self, n: int) -> bytes:
         out = b""
         while len(out) < n:
-            self._v = self._hmac(self._v)
+            self._v = self._mac.digest(self._v)
             out += self._v
         self._update(b"")
         return out[:n]
-
 
 
 class Stream:
@@ -151,7 +174,11 @@ def salt(key: bytes, label: str) -> bytes:
     return drbg(key, label + "/salt").generate(16)
 
 
+# json.dumps(..., separators=(",", ":")) with the encoder built once rather than per call.
+_COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
+
+
 def commit(order: Sequence[str], salt_bytes: bytes) -> str:
     """Hex SHA-256 commitment to a card order (see the module docstring)."""
-    body = json.dumps(list(order), separators=(",", ":")).encode("utf-8")
+    body = _COMPACT_JSON.encode(list(order)).encode("utf-8")
     return hashlib.sha256(salt_bytes + body).hexdigest()

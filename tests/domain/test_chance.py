@@ -23,6 +23,14 @@ def test_hmac_drbg_follows_the_standard_update_and_generate_steps() -> None:
     assert chance.HmacDrbg(entropy, nonce).generate(32) == expected
 
 
+def test_the_drbg_hmac_is_the_standard_hmac_sha256_for_any_key_and_message() -> None:
+    for key_len in (0, 1, 32, 63, 64, 65, 200):
+        key = bytes(range(key_len))
+        mac = chance.HmacSha256(key)
+        for message in (b"", b"\x01" * 32, bytes(range(256)) * 3):
+            assert mac.digest(message) == hmac.new(key, message, hashlib.sha256).digest()
+
+
 def test_the_same_key_and_label_give_the_same_shuffle_and_others_differ() -> None:
     pack = french_pack()
     a = chance.shuffle(b"key", "round/1/shuffle/0", pack)
