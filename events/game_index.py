@@ -86,15 +86,15 @@ def upsert_projection(row: IndexRow) -> list[tuple[str, list[Any]]]:
              [_players(row), row.id])]
 
 
-def progress_projection(row: IndexRow) -> list[tuple[str, list[Any]]]:
+def progress_projection(stream_id: uuid.UUID, status: str, awaiting: list[int], updated_at: datetime, version: int,
+                        deadline_kind: str | None, deadline_since: datetime | None) -> list[tuple[str, list[Any]]]:
     """Only what a command changes, as a projection for :meth:`EventStore.append`: the
     game's seats and name are written by :func:`upsert_projection` when they change."""
     return [("UPDATE game_index SET status = %s, awaiting = %s, updated_at = %s, version = %s,"
              " deadline_kind = %s, deadline_since = %s"
              " FROM appended WHERE appended.status = 'appended'"
              " AND game_index.stream_id = %s AND game_index.version < %s",
-             [row.status, row.awaiting, row.updated_at, row.version, row.deadline_kind, row.deadline_since,
-              row.id, row.version])]
+             [status, awaiting, updated_at, version, deadline_kind, deadline_since, stream_id, version])]
 
 
 def due(db: Database, now: datetime, turn_seconds: float, window_seconds: float, limit: int) -> list[uuid.UUID]:

@@ -255,10 +255,10 @@ def _append(api: Api, cur: Current, game: Game, events: list[NewEvent], **kw: An
 def _projections(game: Game, version: int, events: list[NewEvent]) -> list[tuple[str, list[Any]]]:
     """The game index's update in the append: the whole row when seats change, else only
     what a command changes (a lighter statement on the hot path)."""
-    row = index_row(game, version)
     if any(e.type in ("GameOpened", "SeatTaken") for e in events):
-        return game_index.upsert_projection(row)
-    return game_index.progress_projection(row)
+        return game_index.upsert_projection(index_row(game, version))
+    return game_index.progress_projection(uuid.UUID(game.id), game.status, _awaiting(game), _time(game.updated_at),
+                                          version, *_deadline_columns(game))
 
 
 def _awaiting(game: Game) -> list[int]:
@@ -272,10 +272,13 @@ def _time(iso: str) -> datetime:
 def index_row(game: Game, version: int) -> game_index.IndexRow:
     seats = [{"seat": i, "player_id": s.player_id if s else None, "name": s.name if s else None}
              for i, s in enumerate(game.seats)]
-    d = game.deadline
     return game_index.IndexRow(uuid.UUID(game.id), game.ruleset, game.name, game.status, seats, _awaiting(game),
-                               _time(game.updated_at), version, d.kind if d else None,
-                               _time(d.since) if d else None)
+                               _time(game.updated_at), version, *_deadline_columns(game))
+
+
+def _deadline_columns(game: Game) -> tuple[str | None, datetime | None]:
+    d = game.deadline
+    return (d.kind, _time(d.since)) if d else (None, None)
 
 
 def index_game(api: Api, game: Game, version: int) -> None:

@@ -27,8 +27,14 @@ def names() -> list[str]:
     return out
 
 
+_LOADED: dict[str, Ruleset] = {}
+
+
 def get(name: str) -> Ruleset:
     """The ruleset called ``name``; ``KeyError`` if there is none."""
-    if name not in _MODULES:
-        raise KeyError(name)
-    return importlib.import_module(_MODULES[name]).RULESET  # type: ignore[no-any-return]
+    ruleset = _LOADED.get(name)
+    if ruleset is None:  # the service asks on every request: import once
+        if name not in _MODULES:
+            raise KeyError(name)
+        ruleset = _LOADED[name] = importlib.import_module(_MODULES[name]).RULESET
+    return ruleset

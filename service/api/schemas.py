@@ -168,7 +168,7 @@ class ViewOut(Schema):
     legal_actions = fields.Raw()  # list of commands, each a JSON object
     seats = fields.Raw()  # list of SeatOut-shaped objects (gamestate.seats_public)
     table = fields.Raw(allow_none=True)
-    deadline = fields.Nested(DeadlineOut, allow_none=True)
+    deadline = fields.Raw(allow_none=True)  # DeadlineOut-shaped (gamestate.deadline_out), already JSON
 
 
 class EventOut(Schema):
