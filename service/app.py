@@ -1,6 +1,7 @@
 """The Flask application factory."""
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,12 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     db = Database(config.database_url, max_size=config.pool_size)
     app.extensions["facedown"] = AppContext(config, db, EventStore(db))
+    if config.rate_limit_per_second > 0:
+        from service.ratelimit import RateLimiter, install
+
+        limiter = RateLimiter(config.rate_limit_per_second, max(1.0, config.rate_limit_burst),
+                              clock=config.extra.get("monotonic", time.monotonic))
+        install(app, limiter)
 
     from service import audit, health
 

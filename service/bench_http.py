@@ -58,7 +58,10 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def __enter__(self) -> Server:
-        env = {**os.environ, "DATABASE_URL": self.database_url, "FACEDOWN_LOG_LEVEL": "warning"}
+        # a bench seat sends up to ~100 requests/s, more than the per-caller limit meant for
+        # players: the benchmark server runs without it (everything else as `facedown serve`)
+        env = {**os.environ, "DATABASE_URL": self.database_url, "FACEDOWN_LOG_LEVEL": "warning",
+               "FACEDOWN_RATE_LIMIT_PER_SECOND": "0"}
         cmd = [sys.executable, "-c", "from service.cli import main; main()", "serve", "--port", str(self.port),
                "--workers", str(self.workers), "--threads", str(self.threads)]
         self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -54,7 +54,7 @@ class StreamServer(Server):
                 "o = gunicorn_options('127.0.0.1', int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))\n"
                 "o.update(json.loads(sys.argv[4]))\n"
                 "_Gunicorn(o, sys.argv[5]).run()\n")
-        env = {**os.environ, "FACEDOWN_LOG_LEVEL": "warning", **self.env}
+        env = {**os.environ, "FACEDOWN_LOG_LEVEL": "warning", "FACEDOWN_RATE_LIMIT_PER_SECOND": "0", **self.env}
         cmd = [sys.executable, "-c", code, str(self.port), str(self.workers), str(self.threads), json.dumps(extra),
                self.database_url]
         self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -27,6 +27,10 @@ class Config:
     final_window_timeout_seconds: float = 24 * 3600.0
     # how often this process looks for passed deadlines; 0: never (`facedown serve` uses 30)
     deadline_sweep_seconds: float = 0.0
+    # requests per second per caller (bearer token, else address) and per worker; 0: no limit
+    # (`facedown serve` uses 50, burst 100)
+    rate_limit_per_second: float = 0.0
+    rate_limit_burst: float = 100.0
     extra: dict[str, Any] = field(default_factory=dict)
 
     @staticmethod
@@ -40,6 +44,8 @@ class Config:
             "final_window_timeout_seconds": float(os.environ.get("FACEDOWN_FINAL_WINDOW_TIMEOUT_SECONDS",
                                                                  str(24 * 3600))),
             "deadline_sweep_seconds": float(os.environ.get("FACEDOWN_DEADLINE_SWEEP_SECONDS", "0")),
+            "rate_limit_per_second": float(os.environ.get("FACEDOWN_RATE_LIMIT_PER_SECOND", "0")),
+            "rate_limit_burst": float(os.environ.get("FACEDOWN_RATE_LIMIT_BURST", "100")),
         }
         values.update(overrides)
         return Config(**values)

@@ -24,10 +24,12 @@ class _Gunicorn(BaseApplication):  # type: ignore[misc]
         from service.app import create_app
 
         # migrations ran once in the master; each worker builds its own pool after fork
-        # each worker sweeps for passed deadlines (one at a time, by an advisory lock)
-        sweep = float(os.environ.get("FACEDOWN_DEADLINE_SWEEP_SECONDS", "30"))
+        # each worker sweeps for passed deadlines (one at a time, by an advisory lock) and
+        # limits each caller's request rate: the defaults of a served API
+        env = os.environ.get
         return create_app({"database_url": self.database_url, "auto_migrate": False,
-                           "deadline_sweep_seconds": sweep})
+                           "deadline_sweep_seconds": float(env("FACEDOWN_DEADLINE_SWEEP_SECONDS", "30")),
+                           "rate_limit_per_second": float(env("FACEDOWN_RATE_LIMIT_PER_SECOND", "50"))})
 
 
 def gunicorn_options(host: str, port: int, workers: int, threads: int) -> dict[str, Any]:
