@@ -35,27 +35,28 @@ from __future__ import annotations
 
 import atexit
 import fcntl
-import glob
-import grp
 import hashlib
-import importlib.util
 import os
 import pwd
 import re
 import secrets
 import shutil
 import socket
-import stat
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
 import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+from events.pg_binaries import EmbeddedPostgresError, find_bindir, is_complete, pg_major
+from events.pg_host import (
+    ROOT_BASE, Flock, PidInfo, RunAs, can_traverse, clean_env, default_data_dir, is_postmaster_of, is_root,
+    mkdirs, pid_alive, read_pidfile, server_user,
+)
 
 __all__ = [
     "EmbeddedPostgres",
@@ -68,8 +69,6 @@ __all__ = [
 
 SUPERUSER = "postgres"
 DATABASE = "facedown"
-SERVER_USER = "facedown-pg"
-ROOT_BASE = Path("/var/lib/facedown")
 SOCKET_PORT = 55432  # only names the socket file (.s.PGSQL.55432); never 5432
 PASSWORD_FILE = "facedown.password"
 LOG_FILE = "facedown-server.log"
@@ -77,340 +76,7 @@ START_TIMEOUT = 30.0
 _SUN_PATH_MAX = 100  # sockaddr_un.sun_path is 104 (BSD) / 108 (Linux) bytes incl. NUL
 # trust on the private socket (its directory is 0700); a password on TCP (the fallback)
 _INITDB_AUTH = ("--locale=C", "--auth-local=trust", "--auth-host=scram-sha-256")
-_CLEAN_ENV_KEYS = ("PATH", "TZ", "TMPDIR", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH")
 
-
-class EmbeddedPostgresError(RuntimeError):
-    """The private server could not be created, started or stopped."""
-
-
-# --------------------------------------------------------------------------- binaries
-
-
-def _pg_major(bindir: Path) -> int:
-    argv = [str(bindir / "postgres"), "--version"]
-    out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
-    m = re.search(r"(\d+)(?:\.\d+)?", out)
-    if not m:
-        raise EmbeddedPostgresError(f"cannot parse postgres version: {out!r}")
-    return int(m.group(1))
-
-
-def _complete(d: Path) -> bool:
-    return all(os.access(d / exe, os.X_OK) for exe in ("initdb", "pg_ctl", "postgres"))
-
-
-def _candidate_bindirs() -> list[Path]:
-    """Directories holding initdb+pg_ctl+postgres, best first, without duplicates."""
-    found: list[Path] = []
-
-    def add(d: str | Path | None) -> None:
-        if not d:
-            return
-        p = Path(d).resolve()
-        if p not in found and _complete(p):
-            found.append(p)
-
-    env = os.environ.get("FACEDOWN_PG_BINDIR")
-    if env:
-        if not _complete(Path(env)):
-            raise EmbeddedPostgresError(f"FACEDOWN_PG_BINDIR={env} lacks initdb/pg_ctl/postgres")
-        add(env)
-        return found
-    exe = shutil.which("initdb")
-    if exe:
-        add(Path(exe).resolve().parent)
-    pg_config = shutil.which("pg_config")
-    if pg_config:
-        try:
-            argv = [pg_config, "--bindir"]
-            out = subprocess.run(argv, check=False, capture_output=True, text=True, timeout=10)
-            add(out.stdout.strip())
-        except (OSError, subprocess.SubprocessError):
-            pass
-
-    def version_key(path: str) -> tuple[int, ...]:
-        return tuple(int(x) for x in re.findall(r"\d+", path)) or (0,)
-
-    for pattern in (
-        "/usr/lib/postgresql/*/bin",
-        "/usr/pgsql-*/bin",
-        "/usr/local/pgsql/bin",
-        "/opt/homebrew/opt/postgresql@*/bin",
-        "/usr/local/opt/postgresql@*/bin",
-        "/opt/homebrew/bin",
-        "/Applications/Postgres.app/Contents/Versions/*/bin",
-    ):
-        for d in sorted(glob.glob(pattern), key=version_key, reverse=True):
-            add(d)
-    wheel = _pgserver_bindir()
-    if wheel:
-        add(wheel)
-    return found
-
-
-def _pgserver_bindir() -> Path | None:
-    """The bin dir inside the installed pgserver wheel, located WITHOUT importing pgserver."""
-    try:
-        spec = importlib.util.find_spec("pgserver")
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for loc in spec.submodule_search_locations:
-        d = Path(loc) / "pginstall" / "bin"
-        if _complete(d):
-            return d
-    return None
-
-
-_MAJOR_CACHE: dict[Path, int] = {}
-
-
-def find_bindir(want_major: int | None = None) -> Path:
-    """The directory of the server binaries to use (matching ``want_major`` if given)."""
-    cands = _candidate_bindirs()
-    if not cands:
-        raise EmbeddedPostgresError(
-            "no PostgreSQL server binaries found: install the system 'postgresql' package or "
-            "`pip install pgserver`, or set DATABASE_URL / FACEDOWN_PG_BINDIR"
-        )
-    if want_major is None:
-        return cands[0]
-    for d in cands:
-        if d not in _MAJOR_CACHE:
-            _MAJOR_CACHE[d] = _pg_major(d)
-        if _MAJOR_CACHE[d] == want_major:
-            return d
-    raise EmbeddedPostgresError(
-        f"the data directory was created by PostgreSQL {want_major}, but only versions "
-        f"{sorted(set(_MAJOR_CACHE.values()))} are installed ({[str(c) for c in cands]})"
-    )
-
-
-# ----------------------------------------------------------------------- users, paths
-
-
-@dataclass(frozen=True)
-class _RunAs:
-    """Who the server runs as; ``uid is None`` means "the current user" (no switching)."""
-
-    uid: int | None = None
-    gid: int | None = None
-    name: str = ""
-
-    def kwargs(self) -> dict:
-        if self.uid is None:
-            return {}
-        return {"user": self.uid, "group": self.gid, "extra_groups": []}
-
-
-def _is_root() -> bool:
-    return os.geteuid() == 0
-
-
-def _invoking_user() -> str:
-    try:
-        return pwd.getpwuid(os.getuid()).pw_name
-    except KeyError:
-        return str(os.getuid())
-
-
-_SERVER_USER_LOCK = threading.Lock()
-
-
-def _server_user() -> _RunAs:
-    """As root: the dedicated unprivileged account (created if missing), else nobody."""
-    if not _is_root():
-        return _RunAs()
-    with _SERVER_USER_LOCK:
-        for attempt in range(2):
-            try:
-                pw = pwd.getpwnam(SERVER_USER)
-                return _RunAs(pw.pw_uid, pw.pw_gid, pw.pw_name)
-            except KeyError:
-                if attempt:
-                    break
-            shells = ("/usr/sbin/nologin", "/sbin/nologin")
-            nologin = next((s for s in shells if os.path.exists(s)), "/bin/false")
-            home = ["--home-dir", "/nonexistent", "--shell", nologin]
-            for cmd in (
-                ["useradd", "--system", "--user-group", "--no-create-home", *home, SERVER_USER],
-                ["adduser", "-S", "-D", "-H", "-h", "/nonexistent", "-s", nologin, SERVER_USER],
-            ):
-                if shutil.which(cmd[0]):
-                    r = subprocess.run(cmd, check=False, capture_output=True, text=True)
-                    # a concurrent useradd may have won: re-check by name either way
-                    if r.returncode == 0 or _has_user(SERVER_USER):
-                        break
-        pw = pwd.getpwnam("nobody")
-        return _RunAs(pw.pw_uid, pw.pw_gid, pw.pw_name)
-
-
-def _has_user(name: str) -> bool:
-    try:
-        pwd.getpwnam(name)
-        return True
-    except KeyError:
-        return False
-
-
-def default_data_dir() -> Path:
-    env = os.environ.get("FACEDOWN_PGDATA")
-    if env:
-        return Path(env).expanduser()
-    if _is_root():
-        return ROOT_BASE / _invoking_user() / "pg"
-    xdg = os.environ.get("XDG_DATA_HOME")
-    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
-    return base / "facedown" / "pg"
-
-
-def _can_traverse(path: Path, run_as: _RunAs) -> bool:
-    """Whether ``run_as`` may search every directory from / down to ``path`` (mode bits)."""
-    if run_as.uid is None:
-        return True
-    gids = {run_as.gid} | {g.gr_gid for g in grp.getgrall() if run_as.name in g.gr_mem}
-    p = Path(path)
-    for d in [*reversed(p.parents), p]:
-        try:
-            st = d.stat()
-        except FileNotFoundError:
-            return True  # created below by us
-        if st.st_uid == run_as.uid:
-            ok = st.st_mode & stat.S_IXUSR
-        elif st.st_gid in gids:
-            ok = st.st_mode & stat.S_IXGRP
-        else:
-            ok = st.st_mode & stat.S_IXOTH
-        if not ok:
-            return False
-    return True
-
-
-def _mkdirs(path: Path, mode: int) -> None:
-    """Create missing directories (never touching the mode of existing ones)."""
-    missing = []
-    p = path
-    while not p.exists():
-        missing.append(p)
-        p = p.parent
-    for d in reversed(missing):
-        try:
-            d.mkdir(mode=mode)
-        except FileExistsError:
-            pass
-
-
-def _clean_env() -> dict[str, str]:
-    env = {k: os.environ[k] for k in _CLEAN_ENV_KEYS if k in os.environ}
-    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
-    env["LC_ALL"] = "C"
-    env["LANG"] = "C"
-    return env
-
-
-# ------------------------------------------------------------------- postmaster.pid
-
-
-@dataclass(frozen=True)
-class _PidInfo:
-    pid: int
-    data_dir: str
-    port: int
-    socket_dir: str
-    listen: str
-    status: str
-
-
-def _read_pidfile(data_dir: Path) -> _PidInfo | None:
-    try:
-        lines = (data_dir / "postmaster.pid").read_text().split("\n")
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    except PermissionError as e:
-        raise EmbeddedPostgresError(f"cannot read {data_dir}/postmaster.pid: {e}") from e
-    try:
-        return _PidInfo(
-            pid=int(lines[0]),
-            data_dir=lines[1],
-            port=int(lines[3]) if len(lines) > 3 and lines[3].strip() else 0,
-            socket_dir=lines[4].strip() if len(lines) > 4 else "",
-            listen=lines[5].strip() if len(lines) > 5 else "",
-            status=lines[7].strip() if len(lines) > 7 else "starting",
-        )
-    except (ValueError, IndexError):
-        return _PidInfo(0, "", 0, "", "", "garbled")  # being written, or damaged
-
-
-def _is_postmaster_of(pid: int, data_dir: Path) -> bool:
-    """Whether ``pid`` is a live (non-zombie) postgres serving ``data_dir``."""
-    if pid <= 0:
-        return False
-    proc = Path("/proc") / str(pid)
-    if Path("/proc/self").exists():
-        try:
-            statline = (proc / "stat").read_text()
-            if statline[statline.rindex(")") + 2 :].startswith(("Z", "X")):
-                return False
-            comm = (proc / "comm").read_text().strip()
-        except (FileNotFoundError, ProcessLookupError):
-            return False
-        if not comm.startswith(("postgres", "postmaster")):
-            return False
-        want = os.path.realpath(data_dir)
-        try:
-            if os.path.realpath(os.readlink(proc / "cwd")) == want:
-                return True
-        except OSError:
-            pass
-        try:
-            argv = (proc / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            return False
-        return any(os.path.realpath(os.fsdecode(a)) == want for a in argv if a.startswith(b"/"))
-    # no /proc (macOS, BSD): signal 0 plus the command name
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    argv = ["ps", "-o", "comm=", "-p", str(pid)]
-    out = subprocess.run(argv, check=False, capture_output=True, text=True)
-    return "postgres" in out.stdout or "postmaster" in out.stdout
-
-
-# ------------------------------------------------------------------------ the server
-
-
-class _Flock:
-    """An fcntl.flock on a file (blocking exclusive by default)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.fd: int | None = None
-
-    def acquire(self, how: int = fcntl.LOCK_EX) -> bool:
-        if self.fd is None:
-            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(self.fd, how)
-            return True
-        except BlockingIOError:
-            return False
-
-    def release(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)  # closing drops the flock
-            self.fd = None
-
-    def __enter__(self) -> _Flock:
-        self.acquire()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.release()
 
 
 _LIVE: set[EmbeddedPostgres] = set()
@@ -436,9 +102,9 @@ class EmbeddedPostgres:
             os.path.abspath(Path(data_dir).expanduser() if data_dir else default_data_dir())
         )
         self._dsn: str | None = None
-        self._users: _Flock | None = None
+        self._users: Flock | None = None
         self._owner_pid: int | None = None
-        self._run_as: _RunAs | None = None
+        self._run_as: RunAs | None = None
         self._mutex = threading.Lock()
 
     # -- public API ---------------------------------------------------------------
@@ -450,8 +116,8 @@ class EmbeddedPostgres:
 
     def running(self) -> bool:
         """Whether a server of this data directory is up and accepting connections."""
-        info = _read_pidfile(self.data_dir)
-        return bool(info and info.status == "ready" and _is_postmaster_of(info.pid, self.data_dir))
+        info = read_pidfile(self.data_dir)
+        return bool(info and info.status == "ready" and is_postmaster_of(info.pid, self.data_dir))
 
     def start(self) -> str:
         """Create (first run), launch or reuse the server; return its libpq URL. Idempotent."""
@@ -461,7 +127,7 @@ class EmbeddedPostgres:
                 return self._dsn
             run_as = self._run_as = self._who()
             self._prepare_parent(run_as)
-            with _Flock(self._sidecar(".lock")):
+            with Flock(self._sidecar(".lock")):
                 info = self._live_server()
                 if info is None:
                     if not (self.data_dir / "PG_VERSION").exists():
@@ -470,7 +136,7 @@ class EmbeddedPostgres:
                 dsn = self._dsn_for(info)
                 self._ensure_database(dsn)
                 if self._users is None or self._owner_pid != os.getpid():
-                    self._users = _Flock(self._sidecar(".users"))
+                    self._users = Flock(self._sidecar(".users"))
                     self._users.acquire(fcntl.LOCK_SH)
             self._dsn = dsn
             self._owner_pid = os.getpid()
@@ -490,13 +156,13 @@ class EmbeddedPostgres:
             if not self.data_dir.exists():
                 return
             run_as = self._run_as or self._who()
-            with _Flock(self._sidecar(".lock")):
-                users = _Flock(self._sidecar(".users"))
+            with Flock(self._sidecar(".lock")):
+                users = Flock(self._sidecar(".users"))
                 try:
                     if not force and not users.acquire(fcntl.LOCK_EX | fcntl.LOCK_NB):
                         return  # someone else is still connected through us
-                    info = _read_pidfile(self.data_dir)
-                    if info is None or not _is_postmaster_of(info.pid, self.data_dir):
+                    info = read_pidfile(self.data_dir)
+                    if info is None or not is_postmaster_of(info.pid, self.data_dir):
                         return
                     pg_ctl = str(self._bindir(run_as) / "pg_ctl")
                     argv = [pg_ctl, "stop", "-D", str(self.data_dir), "-m", "fast", "-w", "-s"]
@@ -511,11 +177,11 @@ class EmbeddedPostgres:
 
     # -- internals ------------------------------------------------------------------
 
-    def _who(self) -> _RunAs:
+    def _who(self) -> RunAs:
         """Who runs the server: the current user; as root, the non-root owner of an existing
         cluster (e.g. one a user created before), else the dedicated system user."""
-        if not _is_root():
-            return _RunAs()
+        if not is_root():
+            return RunAs()
         try:
             st = self.data_dir.stat()
             if st.st_uid != 0 and (self.data_dir / "PG_VERSION").exists():
@@ -523,18 +189,18 @@ class EmbeddedPostgres:
                     name = pwd.getpwuid(st.st_uid).pw_name
                 except KeyError:
                     name = str(st.st_uid)
-                return _RunAs(st.st_uid, st.st_gid, name)
+                return RunAs(st.st_uid, st.st_gid, name)
         except FileNotFoundError:
             pass
-        return _server_user()
+        return server_user()
 
     def _sidecar(self, suffix: str) -> Path:
         return self.data_dir.with_name(self.data_dir.name + suffix)
 
-    def _prepare_parent(self, run_as: _RunAs) -> None:
+    def _prepare_parent(self, run_as: RunAs) -> None:
         parent = self.data_dir.parent
-        _mkdirs(parent, 0o755 if run_as.uid is not None else 0o700)
-        if not _can_traverse(self.data_dir, run_as):
+        mkdirs(parent, 0o755 if run_as.uid is not None else 0o700)
+        if not can_traverse(self.data_dir, run_as):
             raise EmbeddedPostgresError(
                 f"the server user {run_as.name!r} cannot reach {self.data_dir} (a parent "
                 f"directory is not searchable by it) and facedown never loosens permissions of "
@@ -542,18 +208,18 @@ class EmbeddedPostgres:
                 f"set FACEDOWN_PGDATA, or run as a normal user"
             )
 
-    def _bindir(self, run_as: _RunAs) -> Path:
+    def _bindir(self, run_as: RunAs) -> Path:
         want = None
         try:
             want = int((self.data_dir / "PG_VERSION").read_text().strip())
         except (FileNotFoundError, ValueError):
             pass
         d = find_bindir(want)
-        if run_as.uid is not None and not _can_traverse(d / "postgres", run_as):
+        if run_as.uid is not None and not can_traverse(d / "postgres", run_as):
             d = self._copy_bindir(d, run_as)
         return d
 
-    def _copy_bindir(self, bindir: Path, run_as: _RunAs) -> Path:
+    def _copy_bindir(self, bindir: Path, run_as: RunAs) -> Path:
         """As root, wheel binaries under /root are unreachable for the server user: copy the
         installation (bin, lib, share, plus the wheel's ``pgserver.libs`` that the binaries'
         RPATH ``$ORIGIN/../../../pgserver.libs`` points to) into a root-owned, world-readable
@@ -562,10 +228,10 @@ class EmbeddedPostgres:
         libs = install.parent.parent / f"{install.parent.name}.libs"
         st = (bindir / "postgres").stat()
         key = hashlib.sha256(f"{install}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:12]
-        dst = ROOT_BASE / "pginstall" / f"{_pg_major(bindir)}-{key}"
+        dst = ROOT_BASE / "pginstall" / f"{pg_major(bindir)}-{key}"
         rel_bin = Path(install.parent.name) / install.name / "bin"
-        if not _complete(dst / rel_bin):
-            _mkdirs(dst.parent, 0o755)
+        if not is_complete(dst / rel_bin):
+            mkdirs(dst.parent, 0o755)
             tmp = dst.with_name(dst.name + f".tmp{os.getpid()}")
             shutil.rmtree(tmp, ignore_errors=True)
             tmp.mkdir(mode=0o755)
@@ -588,14 +254,14 @@ class EmbeddedPostgres:
                 os.rename(tmp, dst)
             except OSError:  # a concurrent copier won
                 shutil.rmtree(tmp, ignore_errors=True)
-        if not _can_traverse(dst / rel_bin / "postgres", run_as):
+        if not can_traverse(dst / rel_bin / "postgres", run_as):
             raise EmbeddedPostgresError(
                 f"server user {run_as.name!r} cannot execute {dst / rel_bin}"
             )
         return dst / rel_bin
 
-    def _run(self, run_as: _RunAs, argv: list[str], **kw) -> subprocess.CompletedProcess:
-        env = _clean_env() | kw.pop("env", {})
+    def _run(self, run_as: RunAs, argv: list[str], **kw) -> subprocess.CompletedProcess:
+        env = clean_env() | kw.pop("env", {})
         return subprocess.run(
             argv,
             check=False,
@@ -607,22 +273,22 @@ class EmbeddedPostgres:
             **kw,
         )
 
-    def _live_server(self) -> _PidInfo | None:
+    def _live_server(self) -> PidInfo | None:
         """The running server of this data dir (waiting out starting/stopping), or None.
 
         A stale postmaster.pid (process gone, or a different process now has that pid) is
         removed so that the postmaster will start."""
         deadline = time.monotonic() + START_TIMEOUT
         while True:
-            info = _read_pidfile(self.data_dir)
+            info = read_pidfile(self.data_dir)
             if info is None:
                 return None
             if info.status == "garbled":
                 if time.monotonic() > deadline:
                     raise EmbeddedPostgresError(f"unreadable {self.data_dir}/postmaster.pid")
-            elif not _is_postmaster_of(info.pid, self.data_dir):
+            elif not is_postmaster_of(info.pid, self.data_dir):
                 # re-read: the postmaster may have just exited and removed the file itself
-                again = _read_pidfile(self.data_dir)
+                again = read_pidfile(self.data_dir)
                 if again == info:
                     try:
                         (self.data_dir / "postmaster.pid").unlink()
@@ -645,7 +311,7 @@ class EmbeddedPostgres:
             len(os.fsencode(str(self.data_dir))) + len(f"/.s.PGSQL.{SOCKET_PORT}") > _SUN_PATH_MAX
         )
 
-    def _initdb(self, run_as: _RunAs) -> None:
+    def _initdb(self, run_as: RunAs) -> None:
         d = self.data_dir
         if d.exists() and any(d.iterdir()):
             raise EmbeddedPostgresError(
@@ -689,7 +355,7 @@ class EmbeddedPostgres:
         if not in_place:
             os.rename(target, d)
 
-    def _launch(self, run_as: _RunAs) -> _PidInfo:
+    def _launch(self, run_as: RunAs) -> PidInfo:
         bindir = self._bindir(run_as)
         d = self.data_dir
         if self._use_tcp():
@@ -729,10 +395,10 @@ class EmbeddedPostgres:
                 raise EmbeddedPostgresError(f"cannot launch postgres: {r.stderr.strip()}")
             pid = int(r.stdout.strip())
             while True:
-                info = _read_pidfile(d)
+                info = read_pidfile(d)
                 if info and info.pid == pid and info.status == "ready":
                     return info
-                if not _pid_alive(pid):
+                if not pid_alive(pid):
                     break  # it died: retry (e.g. stale shared memory still attached) or fail
                 if time.monotonic() > deadline:
                     raise EmbeddedPostgresError(
@@ -758,7 +424,7 @@ class EmbeddedPostgres:
                 pid = int(lock.read_text().split("\n", 1)[0])
             except (OSError, ValueError):
                 continue
-            if not _is_postmaster_of(pid, self.data_dir):
+            if not is_postmaster_of(pid, self.data_dir):
                 lock.unlink(missing_ok=True)
                 Path(str(lock)[: -len(".lock")]).unlink(missing_ok=True)
 
@@ -770,7 +436,7 @@ class EmbeddedPostgres:
         except OSError as e:
             return f"(no log: {e})"
 
-    def _dsn_for(self, info: _PidInfo) -> str:
+    def _dsn_for(self, info: PidInfo) -> str:
         if not info.socket_dir:  # TCP fallback
             password = (self.data_dir / PASSWORD_FILE).read_text().strip()
             return f"postgresql://{SUPERUSER}:{quote(password, safe='')}@{info.listen}:{info.port}/{DATABASE}"
@@ -786,20 +452,6 @@ class EmbeddedPostgres:
                 conn.execute(sql.SQL("create database {}").format(sql.Identifier(DATABASE)))
             except psycopg.errors.DuplicateDatabase:
                 pass
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        s = Path(f"/proc/{pid}/stat").read_text()
-        return not s[s.rindex(")") + 2 :].startswith(("Z", "X"))
-    except OSError:
-        return True
 
 
 # -------------------------------------------------------------------- module helpers
