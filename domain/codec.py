@@ -12,9 +12,8 @@ import dataclasses
 import types
 import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.errors import InvalidCommand
 
@@ -139,8 +138,7 @@ def _decoder(hint: Any) -> Callable[[Any], Any] | None:
     return from_json
 
 
-@dataclass(frozen=True, slots=True)
-class _Field:
+class _Field(NamedTuple):  # a tuple, unpacked in parse_command's loop
     name: str
     required: bool  # no default: a command without it is refused
     check: Check
@@ -160,7 +158,7 @@ def _schema(cls: type) -> tuple[frozenset[str], tuple[_Field, ...]]:
 
 def parse_command(data: Any, command_types: Mapping[str, type]) -> Any:
     """Build a command object from its JSON form, or raise :class:`InvalidCommand`."""
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise InvalidCommand("a command is a JSON object")
     name = data.get("type")
     if not isinstance(name, str) or name not in command_types:
@@ -170,13 +168,13 @@ def parse_command(data: Any, command_types: Mapping[str, type]) -> Any:
     if not known.issuperset(data):
         raise InvalidCommand(f"{name}: unknown field(s) {sorted(set(data) - known)}")
     values: dict[str, Any] = {}
-    for f in fields:
-        if f.name not in data:
-            if f.required:
-                raise InvalidCommand(f"{name}: missing field {f.name!r}")
+    for field, required, check, decode in fields:
+        if field not in data:
+            if required:
+                raise InvalidCommand(f"{name}: missing field {field!r}")
             continue
-        value = data[f.name]
-        if not f.check(value):
-            raise InvalidCommand(f"{name}: field {f.name!r} has the wrong type or size")
-        values[f.name] = value if f.decode is None else f.decode(value)
+        value = data[field]
+        if not check(value):
+            raise InvalidCommand(f"{name}: field {field!r} has the wrong type or size")
+        values[field] = value if decode is None else decode(value)
     return cls(**values)
