@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from domain import chance
 from domain.cards import Card
@@ -89,7 +89,8 @@ class Notebook:
 
     def forget(self, owner: int, slot: str) -> Notebook:
         """Nobody can locate what is now at (owner, slot): the card there changed unseen."""
-        return Notebook(frozenset(e for e in self.entries if (e[1], e[2]) != (owner, slot)))
+        # Slot first: it rules out most entries, without building an (owner, slot) tuple per entry.
+        return Notebook(frozenset(e for e in self.entries if e[2] != slot or e[1] != owner))
 
     def move(self, src: Location, dst: Location) -> Notebook:
         """A card moved publicly from ``src`` to ``dst``: whoever knew it still does.
@@ -129,11 +130,17 @@ class Window:
     final: bool = False
     passed: frozenset[int] = frozenset()
 
+    # Built field by field: evolve runs these on every claim and pass, and
+    # dataclasses.replace costs about ten times as much.
     def won(self, seat: int) -> Window:
-        return replace(self, won_by=seat)
+        return Window(self.id, self.card, seat, self.final, self.passed)
 
     def pass_(self, seat: int) -> Window:
-        return replace(self, passed=self.passed | {seat})
+        return Window(self.id, self.card, self.won_by, self.final, self.passed | {seat})
+
+    def as_final(self) -> Window:
+        """The same window, now the final window F of the round (RULES §2.6)."""
+        return Window(self.id, self.card, self.won_by, True, self.passed)
 
 
 def deal(key: bytes, round_no: int, pack: Sequence[Card]) -> tuple[Card, ...]:

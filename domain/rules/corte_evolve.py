@@ -6,7 +6,6 @@ same view: a seat learns what an event showed it, and knowledge follows public m
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from domain.memo import EvolveMemo
@@ -208,7 +207,7 @@ def _penalty(s: State, e: PenaltyCardDealt) -> State:
 def _final_started(s: State, e: FinalWindowStarted) -> State:
     w = s.window
     return with_(s, phase=FINAL_WINDOW, turn=None, step=None,
-                   window=replace(w, final=True) if w is not None else None)
+                   window=w.as_final() if w is not None else None)
 
 
 def _passed(s: State, e: Passed) -> State:

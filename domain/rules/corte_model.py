@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from domain.cards import Card, rank
+from domain.frozen import tuple_replacer
 from domain.messages import FinalWindowExpired, Pass, SkipPower, SkipTurn, TurnTimedOut
 from domain.ruleset import COMMON_OPTIONS, OptionSpec
 from domain.table import Layout, Notebook, Window
@@ -242,13 +243,4 @@ class State(NamedTuple):
         return self.caller if self.opts.lock_caller else None
 
 
-_INDEX = {name: i for i, name in enumerate(State._fields)}
-_new_tuple = tuple.__new__
-
-
-def with_(s: State, **changes: Any) -> State:
-    """``s`` with some fields changed (a fast ``_replace``)."""
-    items = list(s)
-    for name, v in changes.items():
-        items[_INDEX[name]] = v
-    return _new_tuple(State, items)
+with_ = tuple_replacer(State)  # ``s`` with some fields changed: ``with_(s, turn=1, step=None)``

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from domain.memo import EvolveMemo
@@ -13,7 +12,7 @@ from domain.messages import (
 from domain.rules.cuatro_cartas_model import (
     BASE_SLOTS_N, CallMade, CardDiscarded, CardReplaced, CardsLooked, ClaimResolved, FinalWindowOpened, Opts,
     PeekChosen, PenaltyCardDealt, PenaltySkipped, PowerFizzled, PowerSkipped, PowerStarted, RoundDealt,
-    RoundRevealed, RoundScored, State, StockReshuffled, SwapDeclined, WindowWon,
+    RoundRevealed, RoundScored, State, StockReshuffled, SwapDeclined, WindowWon, with_,
 )
 from domain.table import BASE_SLOTS, Layout, Window
 
@@ -31,7 +30,7 @@ def _round_dealt(s: State, e: RoundDealt) -> State:
     for i in range(BASE_SLOTS_N * n):
         hands[(e.dealer + 1 + i) % n].append(e.order[i])
     up = BASE_SLOTS_N * n
-    return s._replace(round=e.round, dealer=e.dealer, phase="INITIAL_PEEK", step=None, turn=None, turn_no=0,
+    return with_(s, round=e.round, dealer=e.dealer, phase="INITIAL_PEEK", step=None, turn=None, turn_no=0,
         layouts=tuple(Layout(BASE_SLOTS, tuple(h)) for h in hands), stock=e.order[up + 1:], pile=(e.order[up],),
         held=None, held_source=None, power=None, power_returns=False, close_pending=False, window=None,
         known=((0,) * BASE_SLOTS_N,) * n, peeked=frozenset(), closer=None, skip_run=0, shuffle_no=0,
@@ -43,12 +42,12 @@ def _peek_chosen(s: State, e: PeekChosen) -> State:
     known = s.known
     for slot in e.slots:
         known = _learn(s, known, 1 << e.seat, e.seat, slot)
-    return s._replace(peeked=s.peeked | {e.seat}, known=known)
+    return with_(s, peeked=s.peeked | {e.seat}, known=known)
 
 
 def _turn_started(s: State, e: TurnStarted) -> State:
     phase = "FINAL_LAP" if s.closer is not None else "TURNS"
-    return s._replace(phase=phase, turn=e.seat, turn_no=e.turn_no, step="AWAIT_ACTION", held=None,
+    return with_(s, phase=phase, turn=e.seat, turn_no=e.turn_no, step="AWAIT_ACTION", held=None,
                    held_source=None, power=None, power_returns=False, close_pending=False)
 
 
@@ -58,12 +57,12 @@ def _timeout(s: State, _: TimeoutApplied) -> State:
 
 def _card_drawn(s: State, e: CardDrawn) -> State:
     if e.source == "stock":
-        return s._replace(step="HOLDING", held=s.stock[0], held_source="stock", stock=s.stock[1:], skip_run=0)
-    return s._replace(step="HOLDING", held=s.pile[-1], held_source="discard", pile=s.pile[:-1], skip_run=0)
+        return with_(s, step="HOLDING", held=s.stock[0], held_source="stock", stock=s.stock[1:], skip_run=0)
+    return with_(s, step="HOLDING", held=s.pile[-1], held_source="discard", pile=s.pile[:-1], skip_run=0)
 
 
 def _card_discarded(s: State, e: CardDiscarded) -> State:
-    return s._replace(step=None, held=None, held_source=None, pile=s.pile + (e.card,))
+    return with_(s, step=None, held=None, held_source=None, pile=s.pile + (e.card,))
 
 
 def _card_replaced(s: State, e: CardReplaced) -> State:
@@ -73,16 +72,16 @@ def _card_replaced(s: State, e: CardReplaced) -> State:
     # A card taken from the pile was seen by everyone; a stock card only by its drawer.
     mask = 1 << seat if s.held_source == "stock" else (1 << s.players) - 1
     known = _put(s.known, seat, lay.slots.index(e.slot), mask)
-    return s._replace(step=None, held=None, held_source=None, pile=s.pile + (e.card,),
+    return with_(s, step=None, held=None, held_source=None, pile=s.pile + (e.card,),
                       layouts=_set(s.layouts, seat, lay), known=known)
 
 
 def _power_started(s: State, e: PowerStarted) -> State:
-    return s._replace(step="POWER_LOOK", power=e.rank, power_returns=e.returns, close_pending=e.close_after)
+    return with_(s, step="POWER_LOOK", power=e.rank, power_returns=e.returns, close_pending=e.close_after)
 
 
 def _power_over(s: State) -> State:
-    return s._replace(step="AWAIT_ACTION" if s.power_returns else None, power=None, power_returns=False)
+    return with_(s, step="AWAIT_ACTION" if s.power_returns else None, power=None, power_returns=False)
 
 
 def _power_fizzled(s: State, _: PowerFizzled) -> State:
@@ -93,10 +92,10 @@ def _cards_looked(s: State, e: CardsLooked) -> State:
     known = s.known
     for owner, slot in e.targets:
         known = _learn(s, known, 1 << e.seat, owner, slot)
-    s = s._replace(known=known)
+    s = with_(s, known=known)
     if s.power == "Q":
         return _power_over(s)
-    return s._replace(step="POWER_SWAP")
+    return with_(s, step="POWER_SWAP")
 
 
 def _power_skipped(s: State, _: PowerSkipped) -> State:
@@ -112,7 +111,7 @@ def _cards_swapped(s: State, e: CardsSwapped) -> State:
     # Everyone watched the swap: knowledge follows each card (RULES §2.3).
     ka, kb = s.known[sa][ia], s.known[sb][ib]
     known = _put(_put(s.known, sa, ia, kb), sb, ib, ka)
-    return _power_over(s._replace(layouts=lays, known=known))
+    return _power_over(with_(s, layouts=lays, known=known))
 
 
 def _swap_declined(s: State, _: SwapDeclined) -> State:
@@ -120,26 +119,26 @@ def _swap_declined(s: State, _: SwapDeclined) -> State:
 
 
 def _window_opened(s: State, e: WindowOpened) -> State:
-    return s._replace(window=Window(e.window_id, e.card), last_window_id=e.window_id)
+    return with_(s, window=Window(e.window_id, e.card), last_window_id=e.window_id)
 
 
 def _window_closed(s: State, _: WindowClosed) -> State:
-    return s._replace(window=None)
+    return with_(s, window=None)
 
 
 def _window_won(s: State, e: WindowWon) -> State:
     assert s.window is not None
-    return s._replace(window=s.window.won(e.by))
+    return with_(s, window=s.window.won(e.by))
 
 
 def _final_window(s: State, _: FinalWindowOpened) -> State:
     assert s.window is not None
-    return s._replace(phase="FINAL_WINDOW", turn=None, step=None, window=replace(s.window, final=True))
+    return with_(s, phase="FINAL_WINDOW", turn=None, step=None, window=s.window.as_final())
 
 
 def _passed(s: State, e: Passed) -> State:
     assert s.window is not None
-    return s._replace(window=s.window.pass_(e.seat))
+    return with_(s, window=s.window.pass_(e.seat))
 
 
 def _claim(s: State, e: ClaimResolved) -> State:
@@ -159,7 +158,7 @@ def _claim(s: State, e: ClaimResolved) -> State:
         mask = (1 << s.players) - 1 if e.revealed_to == "all" else 1 << e.actor
         for owner, slot in e.targets:
             known = _learn(s, known, mask, owner, slot)
-    return s._replace(layouts=lays, known=known, pile=pile)
+    return with_(s, layouts=lays, known=known, pile=pile)
 
 
 def _penalty(s: State, e: PenaltyCardDealt) -> State:
@@ -172,7 +171,7 @@ def _penalty(s: State, e: PenaltyCardDealt) -> State:
     else:
         lay = lay.add(card, e.slot)[0]
         known = s.known[:e.seat] + (s.known[e.seat] + (mask,),) + s.known[e.seat + 1:]
-    return s._replace(layouts=_set(s.layouts, e.seat, lay), stock=s.stock[1:], known=known)
+    return with_(s, layouts=_set(s.layouts, e.seat, lay), stock=s.stock[1:], known=known)
 
 
 def _penalty_skipped(s: State, _: PenaltySkipped) -> State:
@@ -181,28 +180,28 @@ def _penalty_skipped(s: State, _: PenaltySkipped) -> State:
 
 def _reshuffled(s: State, e: StockReshuffled) -> State:
     assert e.order is not None
-    return s._replace(stock=e.order, pile=s.pile[-1:], shuffle_no=e.shuffle_no,
+    return with_(s, stock=e.order, pile=s.pile[-1:], shuffle_no=e.shuffle_no,
                    orders=s.orders + ((e.shuffle_no, e.order, e.salt, e.commitment),))
 
 
 def _call_made(s: State, e: CallMade) -> State:
-    return s._replace(closer=e.seat, phase="FINAL_LAP", close_pending=False, skip_run=0)
+    return with_(s, closer=e.seat, phase="FINAL_LAP", close_pending=False, skip_run=0)
 
 
 def _turn_skipped(s: State, _: TurnSkipped) -> State:
-    return s._replace(step=None, skip_run=s.skip_run + 1)
+    return with_(s, step=None, skip_run=s.skip_run + 1)
 
 
 def _revealed(s: State, _: RoundRevealed) -> State:
-    return s._replace(window=None, step=None, turn=None, phase="REVEAL")
+    return with_(s, window=None, step=None, turn=None, phase="REVEAL")
 
 
 def _scored(s: State, e: RoundScored) -> State:
-    return s._replace(scores=e.cumulative, last_round=e.round_scores)
+    return with_(s, scores=e.cumulative, last_round=e.round_scores)
 
 
 def _game_ended(s: State, e: GameEnded) -> State:
-    return s._replace(phase="GAME_OVER", winners=e.winners)
+    return with_(s, phase="GAME_OVER", winners=e.winners)
 
 
 def _set(lays: tuple[Layout, ...], seat: int, lay: Layout) -> tuple[Layout, ...]:
