@@ -27,8 +27,10 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
 from itertools import chain
+from operator import lt, mod
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -65,13 +67,16 @@ class HmacSha256:
         return outer.digest()
 
 
+_INITIAL_MAC = HmacSha256(b"\x00" * _OUTLEN)  # K = 0x00...00 at instantiation; digest() never changes it
+
+
 class HmacDrbg:
     """HMAC_DRBG (SHA-256), instantiate + generate, per SP 800-90A §10.1.2."""
 
     __slots__ = ("_mac", "_v")
 
     def __init__(self, entropy: bytes, nonce: bytes = b"", personalization: bytes = b"") -> None:
-        self._mac = HmacSha256(b"\x00" * _OUTLEN)  # HMAC keyed with K
+        self._mac = _INITIAL_MAC  # HMAC keyed with K
         self._v = b"\x01" * _OUTLEN
         self._update(entropy + nonce + personalization)
 
@@ -124,9 +129,19 @@ class Stream:
         return _below(iter(self.word, None), n)
 
 
+def _limit(n: int) -> int:
+    """Words at or above this (the largest multiple of ``n`` up to 2**64) are rejected."""
+    return _WORD_SPAN - _WORD_SPAN % n
+
+
+@cache
+def _limits(bounds: range) -> tuple[int, ...]:
+    return tuple(map(_limit, bounds))
+
+
 def _below(words: Iterator[int], n: int) -> int:
-    """``uniform(n)`` from a supply of words: the first word under the largest multiple of ``n``, mod ``n``."""
-    limit = _WORD_SPAN - _WORD_SPAN % n
+    """``uniform(n)`` from a supply of words: the first word under ``_limit(n)``, mod ``n``."""
+    limit = _limit(n)
     for x in words:
         if x < limit:
             return x % n
@@ -155,12 +170,19 @@ def fisher_yates(gen: Stream, items: Sequence[T]) -> tuple[T, ...]:
 
     Same output as calling ``uniform`` for each swap, read faster: the swaps take one
     word each unless one is rejected (chance below n / 2**64), so those len−1 words are
-    read from the stream in one go; a rejection only reads on, word by word.
+    read from the stream in one go and, when none is rejected, reduced all at once; a
+    rejection makes every swap draw as ``uniform`` does, reading on word by word.
     """
     out = list(items)
-    words = chain(gen.words(max(len(out) - 1, 0)), iter(gen.word, None))
-    for i in range(len(out) - 1, 0, -1):
-        j = _below(words, i + 1)
+    bounds = range(len(out), 1, -1)  # i + 1 for each swap
+    words = gen.words(len(bounds))
+    picks: Iterable[int]
+    if all(map(lt, words, _limits(bounds))):
+        picks = map(mod, words, bounds)
+    else:
+        supply = chain(words, iter(gen.word, None))
+        picks = (_below(supply, n) for n in bounds)
+    for i, j in zip(range(len(out) - 1, 0, -1), picks):
         out[i], out[j] = out[j], out[i]
     return tuple(out)
 

@@ -20,7 +20,7 @@ Decisions where RULES §4.4 is silent (see also the ruleset docstring):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from domain.cards import JOKER, Card
@@ -30,6 +30,7 @@ RANK_NUM: dict[str, int] = {r: i for i, r in enumerate(
 SUIT_ORDER: dict[str, int] = {"S": 0, "H": 1, "D": 2, "C": 3}
 
 
+@cache  # 54 card codes; the scoring adds up every hand at every round end
 def value(card: Card) -> int:
     """Points of a card (RULES §4.1): A = 1, 2–10 face value, J Q K = 10, joker 0."""
     if card == JOKER:
@@ -38,7 +39,7 @@ def value(card: Card) -> int:
 
 
 def hand_total(cards: tuple[Card, ...]) -> int:
-    return sum(value(c) for c in cards)
+    return sum(map(value, cards))
 
 
 def sort_key(card: Card) -> tuple[int, int]:
