@@ -147,17 +147,11 @@ class Waiters:
 
     def wait(self, stream_id: str, timeout: float) -> bool:
         event = threading.Event()
-        with self._lock:
-            self._events[stream_id].add(event)
+        self._add(stream_id, event)
         try:
             return event.wait(timeout)
         finally:
-            with self._lock:
-                group = self._events.get(stream_id)
-                if group is not None:
-                    group.discard(event)
-                    if not group:
-                        del self._events[stream_id]
+            self._remove(stream_id, event)
 
     def count(self) -> int:
         with self._lock:

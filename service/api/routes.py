@@ -148,15 +148,20 @@ def command(game_id: uuid.UUID) -> ResponseReturnValue:
     return reply(_command_out, out, 200, {"ETag": f'"{out["version"]}"'})
 
 
+def _reader(game_id: uuid.UUID, who: tuple[str, str] | None) -> tuple[games.Api, str, int | None]:
+    """For reading a game's events: the API, the game's ruleset, and the caller's seat (None:
+    a spectator or an anonymous caller)."""
+    a = api()
+    name = games.ruleset_of(a, game_id)
+    seat = games.load(a, game_id).game.seat_of(who[0]) if who is not None else None
+    return a, name, seat
+
+
 @bp.get("/v1/games/<uuid:game_id>/events")
 def events(game_id: uuid.UUID) -> ResponseReturnValue:
     who = caller(required=False)
     q = load_query(_events_q)
-    a = api()
-    name = games.ruleset_of(a, game_id)
-    seat = None
-    if who is not None:
-        seat = games.load(a, game_id).game.seat_of(who[0])
+    a, name, seat = _reader(game_id, who)
     config = current_app.extensions["facedown"].config
     # the server may cap long-polls below the documented 30 s (Config.long_poll_max)
     deadline = time.monotonic() + min(q["wait"], config.long_poll_max)
@@ -229,11 +234,7 @@ def event_stream(game_id: uuid.UUID) -> ResponseReturnValue:
     q = load_query(_stream_q)
     last = _last_event_id()
     after = q["after"] if last is None else last
-    a = api()
-    name = games.ruleset_of(a, game_id)
-    seat = None
-    if who is not None:
-        seat = games.load(a, game_id).game.seat_of(who[0])
+    a, name, seat = _reader(game_id, who)
     config = current_app.extensions["facedown"].config
     seconds = config.stream_max_seconds if q["max_seconds"] is None else min(q["max_seconds"],
                                                                             config.stream_max_seconds)
