@@ -1,25 +1,31 @@
 """Collecting one command's events while folding each into the state as it goes."""
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
+
+from domain.memo import EvolveMemo
 
 
 class Emitter:
     """The events of one command so far (``events``) and the state they lead to (``s``).
 
     ``decide`` functions read ``s`` to carry on from what they have just emitted; ``key``
-    is the command's chance key.
+    is the command's chance key. Every step is remembered in ``memo`` (see
+    :mod:`domain.memo`) for the caller, who folds the same events again.
     """
 
-    __slots__ = ("s", "events", "key", "_evolve")
+    __slots__ = ("s", "events", "key", "_step", "_steps")
 
-    def __init__(self, state: Any, key: bytes, evolve: Callable[[Any, Any], Any]) -> None:
+    def __init__(self, state: Any, key: bytes, memo: EvolveMemo[Any]) -> None:
         self.s = state
         self.events: list[Any] = []
         self.key = key
-        self._evolve = evolve
+        self._step, self._steps = memo.recorder()
 
-    def emit(self, event: Any) -> None:
+    def emit(self, event: Any) -> Any:
+        """Add ``event`` and fold it; the new state is ``s`` (and is returned)."""
+        before = self.s
+        self.s = after = self._step(before, event)
         self.events.append(event)
-        self.s = self._evolve(self.s, event)
+        self._steps[id(event)] = (before, event, after)
+        return after

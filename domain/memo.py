@@ -13,12 +13,17 @@ from typing import Any, Generic, TypeVar
 
 S = TypeVar("S")
 
+Step = Callable[[Any, Any], Any]
+Steps = dict[int, tuple[Any, Any, Any]]  # id(event) -> (state, event, state after)
+
 
 class EvolveMemo(Generic[S]):
     """``step`` (a ruleset's plain evolve) with the last steps remembered.
 
-    ``limit`` bounds the entries (cleared when full); ``None`` leaves the bound to the
-    caller, who calls :meth:`forget` (e.g. at the start of every ``decide``).
+    Steps are written by an :class:`domain.emitter.Emitter` (see :meth:`recorder`) and
+    looked up by :meth:`evolve`. ``limit`` bounds the entries (cleared when a command
+    starts with the memo full); ``None`` leaves the bound to the caller, who calls
+    :meth:`forget` (e.g. at the start of every ``decide``).
     """
 
     __slots__ = ("_step", "_limit", "_hits")
@@ -26,22 +31,24 @@ class EvolveMemo(Generic[S]):
     def __init__(self, step: Callable[[S | None, Any], S], limit: int | None = None) -> None:
         self._step = step
         self._limit = limit
-        self._hits: dict[int, tuple[S | None, Any, S]] = {}
+        self._hits: Steps = {}
 
     def evolve(self, state: S | None, event: Any) -> S:
         """The state after ``event``: remembered if this very (state, event) was just folded."""
         hit = self._hits.get(id(event))
         if hit is not None and hit[1] is event and hit[0] is state:
-            return hit[2]
+            return hit[2]  # type: ignore[no-any-return]
         return self._step(state, event)
 
-    def evolve_and_remember(self, state: S | None, event: Any) -> S:
-        """``step``, remembered for the identical (state, event) objects."""
-        out = self._step(state, event)
+    def recorder(self) -> tuple[Step, Steps]:
+        """The plain step and the table to write one command's steps into (room made first).
+
+        The emitter writes the table itself: one call per event instead of two, on the
+        hottest path of every ruleset that uses a memo.
+        """
         if self._limit is not None and len(self._hits) >= self._limit:
             self._hits.clear()
-        self._hits[id(event)] = (state, event, out)
-        return out
+        return self._step, self._hits
 
     def forget(self) -> None:
         self._hits.clear()

@@ -170,8 +170,8 @@ class Corte:
         handler(out, seat, command)
         return tuple(out.events)
 
-    def evolve(self, state: State | None, event: Any) -> State:
-        return evolve(state, event)
+    # The module's function itself, not a method that calls it: called once per event.
+    evolve = staticmethod(evolve)
 
     def view(self, state: State, seat: int | None) -> Any:
         return corte_view.view(state, seat)

@@ -255,6 +255,5 @@ def _apply(state: State | None, event: Any) -> State:
 
 # decide folds its own events as it goes (corte_flow.Out) and the caller folds the same
 # objects again (see domain.memo); only the last command's events are ever looked up again.
-_MEMO: EvolveMemo[State] = EvolveMemo(_apply, limit=64)
-evolve = _MEMO.evolve  # the state after ``event`` (``state`` is ``None`` before ``GameStarted``)
-evolve_and_remember = _MEMO.evolve_and_remember
+MEMO: EvolveMemo[State] = EvolveMemo(_apply, limit=64)
+evolve = MEMO.evolve  # the state after ``event`` (``state`` is ``None`` before ``GameStarted``)

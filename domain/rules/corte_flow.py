@@ -21,7 +21,7 @@ from domain.rules.corte_events import (
     TurnEnded,
     TurnSkipped,
 )
-from domain.rules.corte_evolve import evolve_and_remember
+from domain.rules.corte_evolve import MEMO
 from domain.rules.corte_model import FINAL_WINDOW, POWER_RANKS, State, value
 from domain.rules.corte_view import can_call, can_draw, has_claim
 from domain.emitter import Emitter
@@ -34,7 +34,7 @@ class Out(Emitter):
     __slots__ = ()
 
     def __init__(self, state: State, key: bytes) -> None:
-        super().__init__(state, key, evolve_and_remember)
+        super().__init__(state, key, MEMO)
 
 
 # ---------------------------------------------------------------- drawing

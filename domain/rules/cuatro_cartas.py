@@ -144,8 +144,8 @@ class CuatroCartas:
         handler(em, seat, command)
         return tuple(em.events)
 
-    def evolve(self, state: State | None, event: Any) -> State:
-        return evolve(state, event)
+    # The module's function itself, not a method that calls it: called once per event.
+    evolve = staticmethod(evolve)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return seen.view(state, seat)

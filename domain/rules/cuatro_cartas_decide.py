@@ -15,7 +15,7 @@ from domain.errors import InvalidCommand, Locked, NotYourTurn, WrongPhase
 from domain.messages import (
     CardDrawn, CardsSwapped, GameEnded, GameStarted, TurnSkipped, TurnStarted, WindowClosed, WindowOpened,
 )
-from domain.rules.cuatro_cartas_evolve import evolve, evolve_and_remember
+from domain.rules.cuatro_cartas_evolve import MEMO, evolve
 from domain.rules.cuatro_cartas_model import (
     BASE_SLOTS_N, LOOKS, NAME, POWER_RANKS, CallMade, CardDiscarded, CardReplaced, CardsLooked,
     FinalWindowOpened, PeekChosen, PenaltyCardDealt, PenaltySkipped, PowerFizzled, PowerSkipped, PowerStarted,
@@ -34,7 +34,7 @@ class Emitter(BaseEmitter):
     __slots__ = ()
 
     def __init__(self, state: State, key: bytes) -> None:
-        super().__init__(state, key, evolve_and_remember)
+        super().__init__(state, key, MEMO)
 
 
 # -- start and deal ------------------------------------------------------------------------

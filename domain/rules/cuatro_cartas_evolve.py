@@ -237,7 +237,6 @@ def _apply(state: State | None, event: Any) -> State:
 
 # decide() folds every event it emits and the caller folds the same objects again (see
 # domain.memo); decide forgets all at its start, so only one command's steps are kept.
-_MEMO: EvolveMemo[State] = EvolveMemo(_apply)
-evolve = _MEMO.evolve  # the state after ``event``
-evolve_and_remember = _MEMO.evolve_and_remember
-forget_all = _MEMO.forget
+MEMO: EvolveMemo[State] = EvolveMemo(_apply)
+evolve = MEMO.evolve  # the state after ``event``
+forget_all = MEMO.forget

@@ -292,11 +292,9 @@ class _LeastScore:
     def parse_command(self, data: Any) -> Any:
         return codec.parse_command(data, COMMAND_TYPES)
 
-    def decide(self, state: Any, seat: int | None, command: Any, key: bytes) -> tuple[Any, ...]:
-        return decide(state, seat, command, key)
-
-    def evolve(self, state: Any, event: Any) -> Any:
-        return evolve(state, event)
+    # The module's functions themselves, not methods that call them: called for every command and event.
+    decide = staticmethod(decide)
+    evolve = staticmethod(evolve)
 
     def view(self, state: Any, seat: int | None) -> Any:
         return _view.view(state, seat)

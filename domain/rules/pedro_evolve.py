@@ -135,6 +135,5 @@ def _multi_discard(s: State, e: ClaimResolved) -> State:
 
 # decide folds the events it emits and the caller (the service after an append, the
 # simulator) folds the very same objects again: see domain.memo.
-_MEMO: EvolveMemo[State] = EvolveMemo(_evolve, limit=512)
-evolve = _MEMO.evolve
-evolve_and_remember = _MEMO.evolve_and_remember
+MEMO: EvolveMemo[State] = EvolveMemo(_evolve, limit=512)
+evolve = MEMO.evolve

@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain import chance, table
+from domain.emitter import Emitter as BaseEmitter
 from domain.messages import GameStarted, TurnSkipped, TurnStarted
-from domain.rules.pedro_evolve import evolve_and_remember
+from domain.rules.pedro_evolve import MEMO
 from domain.rules.pedro_messages import (
     CallJudged, CardsShown, GameEnded, RoundDealt, RoundRevealed, RoundScored,
 )
@@ -22,24 +23,16 @@ from domain.rules.pedro_model import (
 from domain.tiebreak import break_tie
 
 
-class Emitter:
-    """Collects events and keeps the state they lead to, so chains can read it."""
+class Emitter(BaseEmitter):
+    """Pedro's events of one command: ``em(event)`` folds (and remembers) it and returns the
+    state it leads to, so chains can read it. Pedro passes the chance key on its own."""
 
-    __slots__ = ("state", "events")
+    __slots__ = ()
 
     def __init__(self, state: State | None) -> None:
-        self.state = state
-        self.events: list[Any] = []
+        super().__init__(state, b"", MEMO)
 
-    def __call__(self, event: Any) -> State:
-        self.events.append(event)
-        self.state = evolve_and_remember(self.state, event)
-        return self.state
-
-    @property
-    def s(self) -> State:
-        assert self.state is not None
-        return self.state
+    __call__ = BaseEmitter.emit
 
 
 # --------------------------------------------------------------------------- start and deal
