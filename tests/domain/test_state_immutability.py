@@ -68,7 +68,7 @@ class Watched:
 
     def read_everything(self, state: Any) -> None:
         """Every read-only function of the protocol, for every seat and a spectator."""
-        for name in ("is_terminal", "scores", "awaiting", "summary", "cards_in_play", "full_pack"):
+        for name in ("is_terminal", "scores", "awaiting", "deadlines", "summary", "cards_in_play", "full_pack"):
             self._checked(name, state)
         for viewer in self._viewers(state):
             self._checked("view", state, viewer)
