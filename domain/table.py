@@ -46,6 +46,10 @@ class Layout:
     def occupied(self) -> tuple[str, ...]:
         return tuple(s for s, c in zip(self.slots, self.cards) if c is not None)
 
+    def has_cards(self) -> bool:
+        """At least one slot holds a card (``bool(occupied())`` without listing them)."""
+        return self.cards.count(None) < len(self.cards)
+
     def empty(self) -> tuple[str, ...]:
         return tuple(s for s, c in zip(self.slots, self.cards) if c is None)
 

@@ -90,7 +90,7 @@ def _snap_rival(out: Out, seat: int, c: SnapRival) -> None:
         raise Locked("the caller's grid is locked")
     occupied_slot(s.layouts[c.rival], c.rival_slot, "rival_slot")
     lay = s.layouts[seat]
-    if lay.occupied():
+    if lay.has_cards():
         if c.give_slot is None:
             raise InvalidCommand("give_slot must name one of your occupied slots")
         occupied_slot(lay, c.give_slot, "give_slot")

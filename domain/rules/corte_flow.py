@@ -80,9 +80,9 @@ def reshuffle(out: Out) -> None:
 def power_has_target(s: State, seat: int, card: str) -> bool:
     """Whether the power of ``card`` has any legal target now (else it fizzles, RULES §2.7)."""
     r = rank(card)
-    own = bool(s.layouts[seat].occupied())
+    own = s.layouts[seat].has_cards()
     locked = s.locked()
-    rivals = [p for p in range(s.players) if p != seat and s.layouts[p].occupied()]
+    rivals = [p for p in range(s.players) if p != seat and s.layouts[p].has_cards()]
     if r == "5":
         return own
     if r == "6":

@@ -68,7 +68,7 @@ def has_claim(s: State, seat: int) -> bool:
     if not claims_open(s) or seat == s.locked() or (s.window is not None and seat in s.window.passed):
         return False
     lay = s.layouts[seat]
-    if lay.occupied():
+    if lay.has_cards():
         return True
     return bool(_give_choices(s, lay)) and bool(_rival_targets(s, seat))
 

@@ -68,7 +68,7 @@ def stock_can_supply(s: State) -> bool:
 
 def pile_can_supply(s: State, seat: int) -> bool:
     """Draw{discard}: a pile card, which the seat can then get rid of (RULES §5.5)."""
-    return bool(s.pile) and (s.opts.allow_rediscard or has_card(s, seat))
+    return bool(s.pile) and (s.opts.allow_rediscard or s.layouts[seat].has_cards())
 
 
 def can_draw(s: State, seat: int) -> bool:
@@ -81,7 +81,7 @@ def can_close_instead(s: State) -> bool:
 
 def must_replace(s: State, seat: int) -> bool:
     """``allow_rediscard = false`` and a pile card held: only Replace (unless no slot is left)."""
-    return not s.opts.allow_rediscard and s.held_source == "discard" and has_card(s, seat)
+    return not s.opts.allow_rediscard and s.held_source == "discard" and s.layouts[seat].has_cards()
 
 
 def swap_ok(s: State, seat: int, a: tuple[int, str], b: tuple[int, str]) -> bool:
@@ -101,12 +101,12 @@ def swap_pairs(s: State, seat: int) -> list[tuple[tuple[int, str], tuple[int, st
 
 
 def any_occupied(s: State) -> bool:
-    return any(lay.cards.count(None) < len(lay.cards) for lay in s.layouts)
+    return any(lay.has_cards() for lay in s.layouts)
 
 
 def any_swap(s: State, seat: int) -> bool:
     """Whether some legal K/J swap exists (cheaper than listing them)."""
-    free = [p for p in range(s.players) if not s.locked(p) and has_card(s, p)]
+    free = [p for p in range(s.players) if not s.locked(p) and s.layouts[p].has_cards()]
     if s.opts.swap_must_include_own:
         return seat in free and len(free) >= 2
     return len(free) >= 2
@@ -118,12 +118,7 @@ def look_ends_turn(s: State) -> bool:
 
 def eligible(s: State) -> tuple[int, ...]:
     """Seats offered a claim on the final window (RULES §2.6): unlocked, with a card."""
-    return tuple(p for p in range(s.players) if not s.locked(p) and has_card(s, p))
-
-
-def has_card(s: State, seat: int) -> bool:
-    cards = s.layouts[seat].cards
-    return cards.count(None) < len(cards)
+    return tuple(p for p in range(s.players) if not s.locked(p) and s.layouts[p].has_cards())
 
 
 # -- checks ------------------------------------------------------------------------------------
@@ -338,7 +333,7 @@ def next_turn(em: Emitter, seat: int) -> None:
             return
         em.emit(TurnStarted(seat, s.turn_no + 1))
         s = em.s
-        if s.opts.auto_close_when_empty and s.closer is None and not has_card(s, seat):
+        if s.opts.auto_close_when_empty and s.closer is None and not s.layouts[seat].has_cards():
             em.emit(CallMade(seat, "fechei", "automatic"))
         elif not can_draw(s, seat) and not can_close_instead(s):
             em.emit(TurnSkipped(seat, "no_card"))
