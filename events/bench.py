@@ -125,3 +125,32 @@ def scratch_database(url: str) -> tuple[str, Callable[[], None]]:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')  # type: ignore[arg-type]
 
     return scratch, drop
+
+
+# The HTTP stack's floor (service/bench_floor.py): one plain statement per request.
+STACK_FLOOR_TABLE = ("CREATE TABLE IF NOT EXISTS bench_stack_floor"
+                     " (id bigserial PRIMARY KEY, stream_id uuid NOT NULL, data jsonb NOT NULL)")
+
+
+def stack_floor_setup(db: Database) -> None:
+    with db.connection() as conn:
+        conn.execute("RESET ROLE")
+        conn.execute(STACK_FLOOR_TABLE)
+        conn.execute("GRANT SELECT, INSERT ON bench_stack_floor TO PUBLIC")
+        conn.execute("GRANT USAGE ON SEQUENCE bench_stack_floor_id_seq TO PUBLIC")
+
+
+def stack_floor_insert(db: Database, stream_id: uuid.UUID, data: Any) -> int:
+    """One single-row INSERT in its own transaction (as an append is one), returning its id."""
+    with db.connection() as conn:
+        row = conn.execute("INSERT INTO bench_stack_floor (stream_id, data) VALUES (%s, %s) RETURNING id",
+                           (stream_id, Jsonb(data))).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def stack_floor_select(db: Database, row_id: int) -> Any:
+    """One single-row read by primary key (as a view's load is one query)."""
+    with db.connection() as conn:
+        row = conn.execute("SELECT data FROM bench_stack_floor WHERE id = %s", (row_id,)).fetchone()
+    return None if row is None else row[0]

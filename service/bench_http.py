@@ -89,6 +89,9 @@ class ClientResult:
     errors: list[str] = field(default_factory=list)
     command_ms: list[float] = field(default_factory=list)
     view_ms: list[float] = field(default_factory=list)
+    # bytes of the answers' bodies: the stack floor answers with bodies of the same sizes
+    command_bytes: int = 0
+    view_bytes: int = 0
 
 
 class Seat:
@@ -238,6 +241,7 @@ def _play(players: list[Player], ruleset: str, seats: int, options: dict[str, An
     t0 = time.perf_counter()
     status, view, raw = players[0].get(f"/v1/games/{gid}/view")
     out.view_ms.append((time.perf_counter() - t0) * 1000)
+    out.view_bytes += len(raw)
     if status != 200:
         out.errors.append(f"view: {status} {raw[:200]!r}")
         return
@@ -253,6 +257,7 @@ def _play(players: list[Player], ruleset: str, seats: int, options: dict[str, An
             t0 = time.perf_counter()
             status, view, raw = players[seat].get(f"/v1/games/{gid}/view")
             out.view_ms.append((time.perf_counter() - t0) * 1000)
+            out.view_bytes += len(raw)
             if status != 200:
                 out.errors.append(f"view: {status} {raw[:200]!r}")
                 return
@@ -264,6 +269,7 @@ def _play(players: list[Player], ruleset: str, seats: int, options: dict[str, An
         t0 = time.perf_counter()
         status, body, raw = players[seat].post(f"/v1/games/{gid}/commands", action)
         out.command_ms.append((time.perf_counter() - t0) * 1000)
+        out.command_bytes += len(raw)
         if status != 200:
             out.errors.append(f"command {action}: {status} {raw[:200]!r}")
             return

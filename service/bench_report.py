@@ -44,6 +44,8 @@ def plot(load: list[dict[str, Any]], length: dict[str, Any], path: Path) -> None
     a.set_ylabel("latency (ms)")
     ax2 = a.twinx()
     ax2.plot(clients, [r["api"]["per_second"] for r in load], "k:", label="commands/s")
+    ax2.plot(clients, [r["stack_floor"]["per_second"] for r in load], "k-.", alpha=0.5,
+             label="stack floor commands/s")
     ax2.set_ylabel("commands/s")
     a.set_title("latency against load (bench api)")
     handles = a.get_legend_handles_labels()[0] + ax2.get_legend_handles_labels()[0]
@@ -81,7 +83,9 @@ def targets(rules: dict[str, Any], load: list[dict[str, Any]], length: dict[str,
     rows = [
         ["api", ">= 1,500 commands/s or >= 30 % of the INSERT floor, and >= 5x the peer; 0 errors",
          f"{api['per_second']} commands/s at {best['settings']['clients']} clients = {ratios['api_to_floor']} of "
-         f"the floor, {ratios['api_to_peer']}x the peer; errors {sum(r['api']['errors'] for r in load)}",
+         f"the floor, {ratios['api_to_peer']}x the peer; errors {sum(r['api']['errors'] for r in load)}. "
+         f"The stack floor in the same run: {best['stack_floor']['per_second']} commands/s "
+         f"({ratios['api_to_stack_floor']} of it reached)",
          "yes" if api_met else "no"],
         ["length", "command p50 at 5,000 events / at 50 <= 1.2", str(ratio), "yes" if ratio <= 1.2 else "no"],
         ["rules", ">= 50,000 steps per CPU second for every ruleset",
@@ -138,17 +142,22 @@ def render(store: dict[str, Any], rules: dict[str, Any], load: list[dict[str, An
         "",
         "gunicorn as users run it (`facedown serve`), C bot client processes each playing whole games through "
         "the public API, each seat with its own token, reading its view and posting one of its legal actions. "
-        "In the same run and on the same database: the plain INSERT floor with C threads and the "
-        "`eventsourcing` library's load + one event + save with C threads (the peer).",
+        "In the same run and on the same database: the plain INSERT floor with C threads, the "
+        "`eventsourcing` library's load + one event + save with C threads (the peer), and the **stack "
+        "floor**: the same load generator, request mix (views per command) and answer sizes against a "
+        "minimal Flask app under the same gunicorn settings that does one plain single-row statement per "
+        "request and nothing else (`service/bench_floor.py`) — what any application on this HTTP stack, "
+        "database and machine reaches at most.",
         "",
         table([[r["settings"]["clients"], r["api"]["games"], r["api"]["commands"], r["api"]["per_second"],
                 r["api"]["commands_latency"]["p50_ms"], r["api"]["commands_latency"]["p95_ms"],
                 r["api"]["commands_latency"]["p99_ms"], r["api"]["views_latency"]["p50_ms"],
                 r["api"]["views_latency"]["p99_ms"], r["api"]["errors"], r["floor_plain_insert"]["per_second"],
-                r["peer_eventsourcing"]["per_second"], r["ratios"]["api_to_floor"], r["ratios"]["api_to_peer"]]
+                r["peer_eventsourcing"]["per_second"], r["stack_floor"]["per_second"], r["ratios"]["api_to_floor"],
+                r["ratios"]["api_to_peer"], r["ratios"]["api_to_stack_floor"]]
                for r in load],
               ["clients", "games", "commands", "commands/s", "cmd p50", "cmd p95", "cmd p99", "view p50",
-               "view p99", "errors", "floor/s", "peer/s", "÷ floor", "× peer"]),
+               "view p99", "errors", "floor/s", "peer/s", "stack floor/s", "÷ floor", "× peer", "÷ stack floor"]),
         "",
         "## `facedown bench length` — latency against game length",
         "",

@@ -187,12 +187,17 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
             # from the first client's first request to the last client's last response
             elapsed = max(r.ended for r in results) - min(r.started for r in results)
         commands = sum(r.commands for r in results)
+        views = sum(len(r.view_ms) for r in results)
         errors = [e for r in results for e in r.errors]
         api = {"workload": "api", "clients": clients, "games": sum(r.games for r in results),
                "commands": commands, "per_second": round(commands / elapsed, 1),
+               "views": views, "views_per_command": round(views / max(commands, 1), 3),
+               "command_answer_bytes": round(sum(r.command_bytes for r in results) / max(commands, 1)),
+               "view_bytes": round(sum(r.view_bytes for r in results) / max(views, 1)),
                "commands_latency": _latency([x for r in results for x in r.command_ms]),
                "views_latency": _latency([x for r in results for x in r.view_ms]),
                "errors": len(errors), "error_samples": errors[:5], "seconds": round(elapsed, 2)}
+        stack = _stack_floor(scratch, clients, workers, threads, seconds, api)
         db = Database(scratch, min_size=clients, max_size=clients)
         try:
             floor = plain_inserts(db, clients, seconds)
@@ -213,8 +218,10 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
         "units": {"per_second": "commands/s (api, peer) or INSERTs/s (floor)", "*_ms": "milliseconds"},
         "api": api,
         "floor_plain_insert": floor,
+        "stack_floor": stack,
         "peer_eventsourcing": peer,
         "ratios": {"api_to_floor": round(api["per_second"] / floor["per_second"], 3),
+                   "api_to_stack_floor": round(api["per_second"] / stack["per_second"], 3),
                    "api_to_peer": round(api["per_second"] / peer["per_second"], 2) if peer["per_second"] else None},
     }
     if as_json:
@@ -228,9 +235,35 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
     click.echo(f"  view latency ms       p50 {api['views_latency']['p50_ms']}  p95 "
                f"{api['views_latency']['p95_ms']}  p99 {api['views_latency']['p99_ms']}")
     click.echo(f"  floor INSERTs/s       {floor['per_second']:>10}   (plain psycopg, {clients} threads)")
+    click.echo(f"  stack floor cmds/s    {stack['per_second']:>10}   (gunicorn + Flask + one statement per request,"
+               f" same clients and mix; p50 {stack['commands_latency']['p50_ms']} ms)")
     click.echo(f"  peer commands/s       {peer['per_second']:>10}   (eventsourcing load+event+save)")
     click.echo(f"  api / floor           {report['ratios']['api_to_floor']:>10}")
+    click.echo(f"  api / stack floor     {report['ratios']['api_to_stack_floor']:>10}")
     click.echo(f"  api / peer            {report['ratios']['api_to_peer']:>10}")
+
+
+def _stack_floor(database_url: str, clients: int, workers: int, threads: int, seconds: float,
+                 api: dict[str, Any]) -> dict[str, Any]:
+    """The HTTP stack's floor (service/bench_floor.py) with the api run's clients, workers,
+    threads, views per command and answer sizes, for ``seconds``."""
+    import multiprocessing
+
+    from service.bench_floor import FloorServer, floor_client
+
+    with FloorServer(database_url, workers=workers, threads=threads, command_bytes=api["command_answer_bytes"],
+                     view_bytes=api["view_bytes"]) as server:
+        jobs = [(server.url, seconds, api["views_per_command"], i) for i in range(clients)]
+        with multiprocessing.get_context("spawn").Pool(clients) as pool:
+            results = pool.map(floor_client, jobs)
+    elapsed = max(r.ended for r in results) - min(r.started for r in results)
+    commands = sum(r.commands for r in results)
+    errors = [e for r in results for e in r.errors]
+    return {"workload": "stack floor", "clients": clients, "commands": commands,
+            "per_second": round(commands / elapsed, 1), "views": sum(len(r.view_ms) for r in results),
+            "commands_latency": _latency([x for r in results for x in r.command_ms]),
+            "views_latency": _latency([x for r in results for x in r.view_ms]),
+            "errors": len(errors), "error_samples": errors[:5], "seconds": round(elapsed, 2)}
 
 
 @bench.command("length")

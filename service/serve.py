@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 from gunicorn.app.base import BaseApplication
@@ -10,9 +11,14 @@ from events import migrations
 
 
 class _Gunicorn(BaseApplication):  # type: ignore[misc]
-    def __init__(self, options: dict[str, Any], database_url: str) -> None:
+    """gunicorn running facedown's app, or (``app_factory``) another WSGI app on the same database
+    with the same settings: the benchmarks' stack floor (service/bench_floor.py)."""
+
+    def __init__(self, options: dict[str, Any], database_url: str,
+                 app_factory: Callable[[str], Any] | None = None) -> None:
         self.options = options
         self.database_url = database_url
+        self.app_factory = app_factory
         super().__init__()
 
     def load_config(self) -> None:
@@ -21,6 +27,8 @@ class _Gunicorn(BaseApplication):  # type: ignore[misc]
                 self.cfg.set(key, value)
 
     def load(self) -> Any:
+        if self.app_factory is not None:
+            return self.app_factory(self.database_url)
         from service.app import create_app
 
         # migrations ran once in the master; each worker builds its own pool after fork

@@ -50,6 +50,13 @@ def test_bench_api_plays_whole_games_over_http_beside_floor_and_peer(server_url:
     assert api["commands_latency"]["count"] == api["commands"]
     assert report["floor_plain_insert"]["per_second"] > 0 and report["peer_eventsourcing"]["per_second"] > 0
     assert report["ratios"]["api_to_floor"] > 0 and report["ratios"]["api_to_peer"] > 0
+    # the stack floor ran with the same clients, the api run's mix of views per command and its answer sizes
+    stack = report["stack_floor"]
+    assert stack["errors"] == 0, stack["error_samples"]
+    assert stack["clients"] == 2 and stack["commands"] > 0 and stack["per_second"] > 0
+    assert api["views_per_command"] > 0 and api["view_bytes"] > 100 and api["command_answer_bytes"] > 100
+    assert stack["views"] == pytest.approx(stack["commands"] * api["views_per_command"], abs=3)
+    assert report["ratios"]["api_to_stack_floor"] > 0
 
 
 def test_bench_length_measures_short_and_long_games(server_url: str) -> None:
