@@ -27,10 +27,16 @@ log = logging.getLogger(__name__)
 
 
 class Notifier:
-    """Batches post-commit hints ``"<stream>:<version>"`` into few NOTIFY statements."""
+    """Batches post-commit hints ``"<stream>:<version>"`` into few NOTIFY statements.
 
-    def __init__(self, url: str) -> None:
+    After the first hint of a batch it lingers ``linger`` seconds for more: under load a
+    NOTIFY (a transaction, and the database-wide lock at its commit) then carries several
+    hints instead of one, for at most ``linger`` more delay before waiters wake.
+    """
+
+    def __init__(self, url: str, linger: float = 0.003) -> None:
         self.url = url
+        self.linger = linger
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="facedown-notifier", daemon=True)
         self._thread.start()
@@ -62,6 +68,8 @@ class Notifier:
             first = self._queue.get()
             if first is None:
                 break
+            if self.linger > 0:
+                time.sleep(self.linger)
             items, stop = self._batch(first)
             try:
                 if conn is None or conn.closed:
