@@ -32,9 +32,15 @@ from service.bench_http import ClientResult, Conn, Server, wait_ready
 COMMAND = {"type": "Draw", "source": "stock"}
 
 
+# one entry of the answers' padding: shaped like a legal action, so that the clients parse
+# answers of the same size and about the same structure as facedown's
+_ENTRY = {"type": "SnapOwn", "window_id": 17, "slot": "A", "penalty_to": "new"}
+
+
 def _padded(size: int) -> bytes:
-    """A JSON object of about ``size`` bytes."""
-    return orjson.dumps({"version": 1, "pad": "x" * max(0, size - 26)})
+    """A JSON object of about ``size`` bytes: a version and a list of small objects."""
+    entries = max(0, (size - 30) // (len(orjson.dumps(_ENTRY)) + 1))
+    return orjson.dumps({"version": 1, "legal_actions": [_ENTRY] * entries})
 
 
 def floor_app(database_url: str) -> Flask:
