@@ -107,6 +107,7 @@ def floor_client(args: tuple[str, float, float, int]) -> ClientResult:
     conn = Conn(base)
     token = f"floor-{seed}-" + "t" * 32
     out = ClientResult(started=time.monotonic())
+    cpu = time.process_time()
     due = random.Random(seed).random()  # clients do their views at different commands
     end = out.started + seconds
     try:
@@ -114,6 +115,7 @@ def floor_client(args: tuple[str, float, float, int]) -> ClientResult:
             t0 = time.perf_counter()
             status, body, _ = conn.request("POST", "/floor/commands", COMMAND, token=token)
             out.command_ms.append((time.perf_counter() - t0) * 1000)
+            out.command_at.append(time.monotonic())
             if status != 200 or body is None:
                 out.errors.append(f"command: {status}")
                 break
@@ -133,6 +135,7 @@ def floor_client(args: tuple[str, float, float, int]) -> ClientResult:
     finally:
         conn.close()
     out.ended = time.monotonic()
+    out.cpu_seconds = time.process_time() - cpu
     return out
 
 

@@ -89,9 +89,22 @@ class ClientResult:
     errors: list[str] = field(default_factory=list)
     command_ms: list[float] = field(default_factory=list)
     view_ms: list[float] = field(default_factory=list)
+    command_at: list[float] = field(default_factory=list)  # time.monotonic() of each command's answer
     # bytes of the answers' bodies: the stack floor answers with bodies of the same sizes
     command_bytes: int = 0
     view_bytes: int = 0
+    cpu_seconds: float = 0.0  # the client process's own CPU over its run
+
+
+def steady_rate(results: list[ClientResult]) -> tuple[float, float]:
+    """(commands/s, seconds) over the window in which every client was playing: from the last
+    client's first request to the first client's last answer. Outside it fewer clients play
+    (the slowest games end alone), which is not the load of C clients."""
+    start, end = max(r.started for r in results), min(r.ended for r in results)
+    if end <= start:
+        return 0.0, 0.0
+    done = sum(1 for r in results for at in r.command_at if start <= at <= end)
+    return done / (end - start), end - start
 
 
 class Seat:
@@ -269,6 +282,7 @@ def _play(players: list[Player], ruleset: str, seats: int, options: dict[str, An
         t0 = time.perf_counter()
         status, body, raw = players[seat].post(f"/v1/games/{gid}/commands", action)
         out.command_ms.append((time.perf_counter() - t0) * 1000)
+        out.command_at.append(time.monotonic())
         out.command_bytes += len(raw)
         if status != 200:
             out.errors.append(f"command {action}: {status} {raw[:200]!r}")
@@ -283,12 +297,14 @@ def client(args: tuple[str, str, int, dict[str, Any], str, int, int]) -> ClientR
     base, ruleset, seats, options, bot, games, seed = args
     rng = random.Random(seed)
     out = ClientResult(started=time.monotonic())
+    cpu = time.process_time()
     for _ in range(games):
         try:
             play_one_game(base, ruleset, seats, options, bot, rng, out)
         except (OSError, ValueError) as exc:
             out.errors.append(f"http: {type(exc).__name__}: {exc}")
     out.ended = time.monotonic()
+    out.cpu_seconds = time.process_time() - cpu
     return out
 
 

@@ -172,7 +172,8 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
     except ModuleNotFoundError as exc:
         raise click.ClickException(f"{exc.name} is missing: install the bench extra, pip install -e '.[bench]'") from exc
     from events.db import Database
-    from service.bench_http import Server, client
+    from service.bench_cpu import CpuMeter
+    from service.bench_http import Server, client, steady_rate
 
     workers = workers or os.cpu_count() or 2
     scratch, drop, embedded = _scratch()
@@ -183,20 +184,26 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
             jobs = [(server.url, *j[1:]) for j in jobs]
             ctx = multiprocessing.get_context("spawn")
             with ctx.Pool(len(jobs)) as pool:
+                assert server.proc is not None
+                meter = CpuMeter(server.proc.pid)
                 results = pool.map(client, jobs)
+                cpu = meter.stop(sum(r.commands for r in results), sum(r.cpu_seconds for r in results))
             # from the first client's first request to the last client's last response
             elapsed = max(r.ended for r in results) - min(r.started for r in results)
         commands = sum(r.commands for r in results)
+        steady = steady_rate(results)
         views = sum(len(r.view_ms) for r in results)
         errors = [e for r in results for e in r.errors]
         api = {"workload": "api", "clients": clients, "games": sum(r.games for r in results),
-               "commands": commands, "per_second": round(commands / elapsed, 1),
+               "commands": commands, "per_second": round(steady[0], 1), "steady_seconds": round(steady[1], 2),
+               "per_second_whole_run": round(commands / elapsed, 1),
                "views": views, "views_per_command": round(views / max(commands, 1), 3),
                "command_answer_bytes": round(sum(r.command_bytes for r in results) / max(commands, 1)),
                "view_bytes": round(sum(r.view_bytes for r in results) / max(views, 1)),
                "commands_latency": _latency([x for r in results for x in r.command_ms]),
                "views_latency": _latency([x for r in results for x in r.view_ms]),
-               "errors": len(errors), "error_samples": errors[:5], "seconds": round(elapsed, 2)}
+               "errors": len(errors), "error_samples": errors[:5], "seconds": round(elapsed, 2),
+               "cpu_ms_per_command": cpu}
         stack = _stack_floor(scratch, clients, workers, threads, seconds, api)
         db = Database(scratch, min_size=clients, max_size=clients)
         try:
@@ -215,7 +222,11 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
                      "gunicorn_workers": workers, "gunicorn_threads": threads, "floor_and_peer_seconds": seconds, "postgresql": pg,
                      "database": "embedded" if embedded else "DATABASE_URL"},
         "environment": environment(),
-        "units": {"per_second": "commands/s (api, stack floor, peer) or INSERTs/s (floor)", "*_ms": "milliseconds",
+        "units": {"per_second": "commands/s (api, stack floor: while every client plays; peer) or INSERTs/s (floor)",
+                  "per_second_whole_run": "commands/s from the first request to the last answer",
+                  "*_ms": "milliseconds",
+                  "cpu_ms_per_command": "ms of CPU per command of the server's processes, of every postgres"
+                                        " process on this machine, and of the client processes",
                   "*_bytes": "bytes of an answer's body (mean)", "views_per_command": "view GETs per command"},
         "api": api,
         "floor_plain_insert": floor,
@@ -230,7 +241,8 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
         return
     click.echo(f"bench api: {clients} clients, {api['games']} games of {ruleset_name} in {api['seconds']} s, "
                f"{workers} gunicorn workers, PostgreSQL {pg}, {os.cpu_count()} cores")
-    click.echo(f"  api commands/s        {api['per_second']:>10}   errors {api['errors']}")
+    click.echo(f"  api commands/s        {api['per_second']:>10}   errors {api['errors']}   (all {clients} clients"
+               f" playing, {api['steady_seconds']} s; {api['per_second_whole_run']} over the whole run)")
     click.echo(f"  command latency ms    p50 {api['commands_latency']['p50_ms']}  p95 "
                f"{api['commands_latency']['p95_ms']}  p99 {api['commands_latency']['p99_ms']}")
     click.echo(f"  view latency ms       p50 {api['views_latency']['p50_ms']}  p95 "
@@ -241,6 +253,10 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
     click.echo(f"  peer commands/s       {peer['per_second']:>10}   (eventsourcing load+event+save)")
     click.echo(f"  api / floor           {report['ratios']['api_to_floor']:>10}")
     click.echo(f"  api / stack floor     {report['ratios']['api_to_stack_floor']:>10}")
+    for label, part in (("api", api), ("stack floor", stack)):
+        c = part["cpu_ms_per_command"]
+        click.echo(f"  CPU ms per command    {label}: server {c['server']}, PostgreSQL {c['postgres']}, "
+                   f"clients {c['clients']}, total {c['total']} ({os.cpu_count()} cores)")
     click.echo(f"  api / peer            {report['ratios']['api_to_peer']:>10}")
 
 
@@ -250,21 +266,27 @@ def _stack_floor(database_url: str, clients: int, workers: int, threads: int, se
     threads, views per command and answer sizes, for ``seconds``."""
     import multiprocessing
 
+    from service.bench_cpu import CpuMeter
     from service.bench_floor import FloorServer, floor_client
+    from service.bench_http import steady_rate
 
     with FloorServer(database_url, workers=workers, threads=threads, command_bytes=api["command_answer_bytes"],
                      view_bytes=api["view_bytes"]) as server:
         jobs = [(server.url, seconds, api["views_per_command"], i) for i in range(clients)]
         with multiprocessing.get_context("spawn").Pool(clients) as pool:
+            assert server.proc is not None
+            meter = CpuMeter(server.proc.pid)
             results = pool.map(floor_client, jobs)
-    elapsed = max(r.ended for r in results) - min(r.started for r in results)
+            cpu = meter.stop(sum(r.commands for r in results), sum(r.cpu_seconds for r in results))
     commands = sum(r.commands for r in results)
+    rate, steady_seconds = steady_rate(results)
     errors = [e for r in results for e in r.errors]
     return {"workload": "stack floor", "clients": clients, "commands": commands,
-            "per_second": round(commands / elapsed, 1), "views": sum(len(r.view_ms) for r in results),
+            "per_second": round(rate, 1), "steady_seconds": round(steady_seconds, 2),
+            "views": sum(len(r.view_ms) for r in results),
             "commands_latency": _latency([x for r in results for x in r.command_ms]),
             "views_latency": _latency([x for r in results for x in r.view_ms]),
-            "errors": len(errors), "error_samples": errors[:5], "seconds": round(elapsed, 2)}
+            "errors": len(errors), "error_samples": errors[:5], "cpu_ms_per_command": cpu}
 
 
 @bench.command("length")

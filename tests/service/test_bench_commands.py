@@ -57,6 +57,14 @@ def test_bench_api_plays_whole_games_over_http_beside_floor_and_peer(server_url:
     assert api["views_per_command"] > 0 and api["view_bytes"] > 100 and api["command_answer_bytes"] > 100
     assert stack["views"] == pytest.approx(stack["commands"] * api["views_per_command"], abs=3)
     assert report["ratios"]["api_to_stack_floor"] > 0
+    # the rate while every client plays counts only commands answered in that window
+    assert 0 < api["steady_seconds"] <= api["seconds"]
+    assert api["per_second"] * api["steady_seconds"] <= api["commands"] + 1
+    # where the CPU went, per command (Linux /proc), for facedown and for the stack floor
+    for part in (api, stack):
+        cpu = part["cpu_ms_per_command"]
+        assert cpu["server"] > 0 and cpu["postgres"] > 0 and cpu["clients"] > 0
+        assert cpu["total"] == pytest.approx(cpu["server"] + cpu["postgres"] + cpu["clients"], abs=0.01)
 
 
 def test_bench_length_measures_short_and_long_games(server_url: str) -> None:
