@@ -159,6 +159,16 @@ def render(store: dict[str, Any], rules: dict[str, Any], load: list[dict[str, An
               ["clients", "games", "commands", "commands/s", "cmd p50", "cmd p95", "cmd p99", "view p50",
                "view p99", "errors", "floor/s", "peer/s", "stack floor/s", "÷ floor", "× peer", "÷ stack floor"]),
         "",
+        "commands/s counts the commands answered while every client was playing (the slowest games end "
+        "alone, with fewer clients). Where the CPU goes (ms of CPU per command, read from `/proc`: the "
+        "server's processes, every PostgreSQL process, the client processes; the machine has "
+        f"{env['cores']} cores, so a total of t ms per command caps the rate at {env['cores']}000 ÷ t):",
+        "",
+        table([[r["settings"]["clients"], *[r[part]["cpu_ms_per_command"][k] for part in ("api", "stack_floor")
+                                            for k in ("server", "postgres", "clients", "total")]] for r in load],
+              ["clients", "facedown: server", "PostgreSQL", "clients", "total", "stack floor: server",
+               "PostgreSQL", "clients", "total"]),
+        "",
         "## `facedown bench length` — latency against game length",
         "",
         "Corte games played on (target score out of reach) to 50, 500 and 5,000 events, then commands and "
