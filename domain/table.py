@@ -17,12 +17,14 @@ from dataclasses import dataclass
 
 from domain import chance
 from domain.cards import Card
+from domain.frozen import fast_init
 
 BASE_SLOTS: tuple[str, ...] = ("A", "B", "C", "D")
 
 Location = tuple[int, str]  # (owner seat, slot)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Layout:
     """One player's slots, in slot order, each a card or ``None`` (empty)."""
@@ -76,6 +78,7 @@ class Layout:
         return sum(value(c) for c in self.present())
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Notebook:
     """Which seat can locate which face-down card: a set of (seat, owner, slot)."""
@@ -124,6 +127,7 @@ class Notebook:
         return Notebook(frozenset(out))
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Window:
     """A reaction window on one discard. ``won_by`` is set once a claim wins it."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from domain.cards import Card, rank
-from domain.frozen import tuple_replacer
+from domain.frozen import fast_init, tuple_replacer
 from domain.messages import FinalWindowExpired, Pass, SkipPower, SkipTurn, TurnTimedOut
 from domain.ruleset import COMMON_OPTIONS, OptionSpec
 from domain.table import Layout, Notebook, Window
@@ -38,6 +38,7 @@ CORTE_OPTIONS: tuple[OptionSpec, ...] = (
 OPTIONS: tuple[OptionSpec, ...] = CORTE_OPTIONS + COMMON_OPTIONS
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Opts:
     """The resolved options, as typed attributes (read on every command)."""
@@ -117,42 +118,50 @@ Target = tuple[int, str]  # (owner seat, slot)
 # ---------------------------------------------------------------- commands
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ChoosePeek:
     slots: tuple[str, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CallCorte:
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Draw:
     source: Literal["stock"] = "stock"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DiscardDrawn:
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Replace:
     slot: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PeekOwn:
     slot: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PeekRival:
     player: int
     slot: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BlindSwap:
     own_slot: str
@@ -160,6 +169,7 @@ class BlindSwap:
     rival_slot: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class KingLook:
     own_slot: str
@@ -167,16 +177,19 @@ class KingLook:
     rival_slot: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class KingSwap:
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class KingKeep:
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SnapOwn:
     window_id: int
@@ -184,6 +197,7 @@ class SnapOwn:
     penalty_to: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SnapRival:
     window_id: int

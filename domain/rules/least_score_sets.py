@@ -24,6 +24,7 @@ from functools import cache, lru_cache
 from itertools import combinations
 
 from domain.cards import JOKER, Card
+from domain.frozen import fast_init
 
 RANK_NUM: dict[str, int] = {r: i for i, r in enumerate(
     ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"), start=1)}
@@ -56,6 +57,7 @@ def timeout_key(card: Card) -> tuple[int, int, int]:
     return (value(card), RANK_NUM[card[:-1]], -SUIT_ORDER[card[-1]])
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SetRules:
     """The options that change which sets are legal."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from domain import cards
 from domain.errors import InvalidOptions
+from domain.frozen import fast_init
 from domain.ruleset import COMMON_OPTIONS, OptionSpec, resolve_options
 from domain.table import BASE_SLOTS, Layout, Notebook
 
@@ -122,6 +123,7 @@ def pack_count(options: Mapping[str, Any], players: int) -> int:
     return int(decks) if decks != "auto" else (1 if players <= 6 else 2)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Config:
     """Options turned into what the rules read often (derived, so replay rebuilds it equal)."""
