@@ -178,3 +178,46 @@ def parse_command(data: Any, command_types: Mapping[str, type]) -> Any:
             raise InvalidCommand(f"{name}: field {field!r} has the wrong type or size")
         values[field] = value if decode is None else decode(value)
     return cls(**values)
+
+
+def _exact_key(data: dict[str, Any]) -> Any:
+    """A hashable key equal for two JSON objects only if :func:`parse_command` must treat them
+    alike: the same keys in the same order, the same values *and* value types (``true`` is
+    never ``1``), arrays item by item with their items' types. ``TypeError`` for nested arrays
+    or objects (not remembered)."""
+    types = tuple(map(type, data.values()))
+    if list not in types and tuple not in types:  # the usual command: scalars only
+        return tuple(data.items()), types
+    return tuple((k, type(v), tuple(v), tuple(map(type, v))) if type(v) in (list, tuple) else (k, type(v), v)
+                 for k, v in data.items()), None
+
+
+class CommandParser:
+    """``parse_command(data)`` for one ruleset's ``command_types``, remembering what it built.
+
+    Commands are immutable, so an accepted one is handed out again for the same JSON (see
+    :func:`_exact_key`); refusals are not remembered, so every error is raised as before.
+    A ruleset sets ``parse_command = CommandParser(COMMAND_TYPES)`` (called as it is, no method).
+    """
+
+    __slots__ = ("_types", "_known")
+    LIMIT = 4096  # commands kept; the table is emptied when full
+
+    def __init__(self, command_types: Mapping[str, type]) -> None:
+        self._types = command_types
+        self._known: dict[Any, Any] = {}
+
+    def __call__(self, data: Any) -> Any:
+        if type(data) is not dict:
+            return parse_command(data, self._types)
+        try:
+            key = _exact_key(data)
+            hit = self._known.get(key)
+        except TypeError:  # a nested array or object: parsed every time
+            return parse_command(data, self._types)
+        if hit is None:
+            hit = parse_command(data, self._types)
+            if len(self._known) >= self.LIMIT:
+                self._known.clear()
+            self._known[key] = hit
+        return hit

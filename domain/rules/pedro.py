@@ -303,8 +303,8 @@ class PedroRuleset:
     def start(self, players: int, options: Mapping[str, Any], key: bytes) -> tuple[Any, ...]:
         return start(players, options, key)
 
-    def parse_command(self, data: Any) -> Any:
-        return codec.parse_command(data, COMMANDS)
+    # remembered per JSON form: domain.codec.CommandParser (called as it is, not as a method)
+    parse_command = codec.CommandParser(COMMANDS)
 
     # The module's functions themselves, not methods that call them: called for every command and event.
     decide = staticmethod(decide)
