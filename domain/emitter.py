@@ -14,18 +14,18 @@ class Emitter:
     :mod:`domain.memo`) for the caller, who folds the same events again.
     """
 
-    __slots__ = ("s", "events", "key", "_step", "_steps")
+    __slots__ = ("s", "events", "key", "_evolvers", "_steps")
 
     def __init__(self, state: Any, key: bytes, memo: EvolveMemo[Any]) -> None:
         self.s = state
         self.events: list[Any] = []
         self.key = key
-        self._step, self._steps = memo.recorder()
+        self._evolvers, self._steps = memo.recorder()
 
     def emit(self, event: Any) -> Any:
         """Add ``event`` and fold it; the new state is ``s`` (and is returned)."""
         before = self.s
-        self.s = after = self._step(before, event)
+        self.s = after = self._evolvers[type(event)](before, event)
         self.events.append(event)
         self._steps[id(event)] = (before, event, after)
         return after

@@ -249,11 +249,7 @@ _EVOLVERS: dict[type, Callable[[Any, Any], State]] = {
 }
 
 
-def _apply(state: State | None, event: Any) -> State:
-    return _EVOLVERS[type(event)](state, event)
-
-
 # decide folds its own events as it goes (corte_flow.Out) and the caller folds the same
 # objects again (see domain.memo); only the last command's events are ever looked up again.
-MEMO: EvolveMemo[State] = EvolveMemo(_apply, limit=64)
+MEMO: EvolveMemo[State] = EvolveMemo(_EVOLVERS, limit=64)
 evolve = MEMO.evolve  # the state after ``event`` (``state`` is ``None`` before ``GameStarted``)

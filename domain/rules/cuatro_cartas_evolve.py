@@ -231,12 +231,8 @@ _HANDLERS: dict[type, Callable[[Any, Any], State]] = {
 }
 
 
-def _apply(state: State | None, event: Any) -> State:
-    return _HANDLERS[type(event)](state, event)
-
-
 # decide() folds every event it emits and the caller folds the same objects again (see
 # domain.memo); decide forgets all at its start, so only one command's steps are kept.
-MEMO: EvolveMemo[State] = EvolveMemo(_apply)
+MEMO: EvolveMemo[State] = EvolveMemo(_HANDLERS)
 evolve = MEMO.evolve  # the state after ``event``
 forget_all = MEMO.forget
