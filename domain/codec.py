@@ -180,24 +180,14 @@ def parse_command(data: Any, command_types: Mapping[str, type]) -> Any:
     return cls(**values)
 
 
-def _exact_key(data: dict[str, Any]) -> Any:
-    """A hashable key equal for two JSON objects only if :func:`parse_command` must treat them
-    alike: the same keys in the same order, the same values *and* value types (``true`` is
-    never ``1``), arrays item by item with their items' types. ``TypeError`` for nested arrays
-    or objects (not remembered)."""
-    types = tuple(map(type, data.values()))
-    if list not in types and tuple not in types:  # the usual command: scalars only
-        return tuple(data.items()), types
-    return tuple((k, type(v), tuple(v), tuple(map(type, v))) if type(v) in (list, tuple) else (k, type(v), v)
-                 for k, v in data.items()), None
-
-
 class CommandParser:
     """``parse_command(data)`` for one ruleset's ``command_types``, remembering what it built.
 
-    Commands are immutable, so an accepted one is handed out again for the same JSON (see
-    :func:`_exact_key`); refusals are not remembered, so every error is raised as before.
-    A ruleset sets ``parse_command = CommandParser(COMMAND_TYPES)`` (called as it is, no method).
+    Commands are immutable, so an accepted one is handed out again for the same JSON: the
+    same keys in the same order, the same values *and* value types (``true`` is never
+    ``1``). Only objects of scalars are remembered (an array costs more to key than to
+    parse); refusals never are, so every error is raised as before. A ruleset sets
+    ``parse_command = CommandParser(COMMAND_TYPES)`` (called as it is, not as a method).
     """
 
     __slots__ = ("_types", "_known")
@@ -210,10 +200,13 @@ class CommandParser:
     def __call__(self, data: Any) -> Any:
         if type(data) is not dict:
             return parse_command(data, self._types)
+        types = tuple(map(type, data.values()))
+        if tuple in types:  # (1, 2) == (True, 2): a key would mix them up
+            return parse_command(data, self._types)
+        key = (tuple(data.items()), types)
         try:
-            key = _exact_key(data)
             hit = self._known.get(key)
-        except TypeError:  # a nested array or object: parsed every time
+        except TypeError:  # an array or object inside
             return parse_command(data, self._types)
         if hit is None:
             hit = parse_command(data, self._types)
