@@ -201,12 +201,13 @@ class CommandParser:
         if type(data) is not dict:
             return parse_command(data, self._types)
         types = tuple(map(type, data.values()))
-        if tuple in types:  # (1, 2) == (True, 2): a key would mix them up
+        # Arrays and objects are not remembered; nor tuples: (1, 2) == (True, 2) in a key.
+        if list in types or dict in types or tuple in types:
             return parse_command(data, self._types)
         key = (tuple(data.items()), types)
         try:
             hit = self._known.get(key)
-        except TypeError:  # an array or object inside
+        except TypeError:  # some other unhashable value
             return parse_command(data, self._types)
         if hit is None:
             hit = parse_command(data, self._types)
