@@ -19,10 +19,21 @@ from typing import Any, NamedTuple
 from domain.errors import InvalidCommand
 
 
+_PLAIN = frozenset({str, int, bool, float, type(None)})
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def to_json(value: Any) -> Any:
     """Dataclasses → dicts, tuples → lists, recursively."""
+    cls = type(value)
+    if cls in _PLAIN:  # most field values: returned as they are, without the checks below
+        return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: to_json(getattr(value, name)) for name in _field_names(cls)}
     if isinstance(value, (tuple, list)):
         return [to_json(v) for v in value]
     if isinstance(value, dict):
