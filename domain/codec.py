@@ -13,7 +13,6 @@ import types
 import typing
 from collections.abc import Callable, Mapping
 from functools import cache
-from itertools import repeat
 from typing import Any, NamedTuple
 
 from domain.errors import InvalidCommand
@@ -119,11 +118,6 @@ def _compile(hint: Any) -> Check:
 
 def _compile_tuple(args: tuple[Any, ...]) -> Check:
     """``tuple[X, ...]`` (any length up to 64) or ``tuple[A, B, ...]`` (exactly these)."""
-    if len(args) == 2 and args[1] is Ellipsis and args[0] is str:
-        # _is_str item by item, in C (card codes and slot names: the common arrays)
-        return lambda value: (isinstance(value, (list, tuple)) and len(value) <= 64
-                              and all(map(isinstance, value, repeat(str)))
-                              and max(map(len, value), default=0) <= 200)
     if len(args) == 2 and args[1] is Ellipsis:
         item = _compile(args[0])
         return lambda value: (isinstance(value, (list, tuple)) and len(value) <= 64
