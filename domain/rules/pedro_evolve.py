@@ -26,6 +26,11 @@ def _finish_turn(s: State, seat: int, skipped: bool = False, **changes: Any) -> 
         skip_streak=s.skip_streak + 1 if skipped else 0, **changes)
 
 
+def _with_seat(seats: frozenset[int], seat: int) -> frozenset[int]:
+    """``seats | {seat}``, or ``seats`` itself when it is there already (after the first lap)."""
+    return seats if seat in seats else seats | {seat}
+
+
 def _set_layout(layouts: tuple[Layout, ...], seat: int, layout: Layout) -> tuple[Layout, ...]:
     return layouts[:seat] + (layout,) + layouts[seat + 1:]
 
@@ -51,7 +56,7 @@ def _drawn(s: State, e: CardDrawn) -> State:
     else:
         card, stock, pile = s.pile[-1], s.stock, s.pile[:-1]
     return replace(s, step=HOLDING, held=card, source=e.source, stock=stock, pile=pile,
-                   acted=s.acted | {e.seat})
+                   acted=_with_seat(s.acted, e.seat))
 
 
 def _kept(s: State, e: CardKept) -> State:
@@ -87,11 +92,11 @@ def _power_skipped(s: State, e: PowerSkipped) -> State:
 
 
 def _turn_skipped(s: State, e: TurnSkipped) -> State:
-    return _finish_turn(s, e.seat, skipped=True, acted=s.acted | {e.seat})
+    return _finish_turn(s, e.seat, skipped=True, acted=_with_seat(s.acted, e.seat))
 
 
 def _called(s: State, e: CallMade) -> State:
-    return _finish_turn(s, e.seat, caller=e.seat, acted=s.acted | {e.seat})
+    return _finish_turn(s, e.seat, caller=e.seat, acted=_with_seat(s.acted, e.seat))
 
 
 def _shown(s: State, e: CardsShown) -> State:
