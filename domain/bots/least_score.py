@@ -69,6 +69,7 @@ def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool
     plays = [a for a in actions if a["type"] == "Play"]
     if not plays:
         return actions[0]
-    best = min(_score(hand, a) for a in plays)
-    choices = [a for a in plays if _score(hand, a) <= best + 1e-9]
+    scores = [_score(hand, a) for a in plays]  # once per play (it was computed twice)
+    best = min(scores)
+    choices = [a for a, score in zip(plays, scores) if score <= best + 1e-9]
     return choices[rng.randrange(len(choices))]
