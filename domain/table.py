@@ -45,15 +45,21 @@ class Layout:
     def is_occupied(self, slot: str) -> bool:
         return slot in self.slots and self.cards[self.slots.index(slot)] is not None
 
+    # A full grid (the usual case) answers occupied/empty/present without a loop.
+
     def occupied(self) -> tuple[str, ...]:
-        return tuple(s for s, c in zip(self.slots, self.cards) if c is not None)
+        if None not in self.cards:
+            return self.slots
+        return tuple([s for s, c in zip(self.slots, self.cards) if c is not None])
 
     def has_cards(self) -> bool:
         """At least one slot holds a card (``bool(occupied())`` without listing them)."""
         return self.cards.count(None) < len(self.cards)
 
     def empty(self) -> tuple[str, ...]:
-        return tuple(s for s, c in zip(self.slots, self.cards) if c is None)
+        if None not in self.cards:
+            return ()
+        return tuple([s for s, c in zip(self.slots, self.cards) if c is None])
 
     def put(self, slot: str, card: Card | None) -> Layout:
         i = self.slots.index(slot)
@@ -72,7 +78,9 @@ class Layout:
         return Layout(self.slots + (name,), self.cards + (card,)), name
 
     def present(self) -> tuple[Card, ...]:
-        return tuple(c for c in self.cards if c is not None)
+        if None not in self.cards:
+            return self.cards  # type: ignore[return-value]
+        return tuple([c for c in self.cards if c is not None])
 
     def total(self, value: Callable[[Card], int]) -> int:
         return sum(value(c) for c in self.present())

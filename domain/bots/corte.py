@@ -45,16 +45,18 @@ def _snap(view: Any, actions: Sequence[Any]) -> Any:
         return None
     want = rank(w["card"])
     me = view["seat"]
-    mine = sorted(_my_slots(view), key=lambda x: -_value(x["card"]))
+    # What the view shows, by (seat, slot): one pass over the grids instead of one per action.
+    known = {(p, x["slot"]): x["card"] for p, player in enumerate(view["players"]) for x in player["layout"]}
     for a in actions:
         if a["type"] == "SnapOwn" and a["penalty_to"] == "new":
-            c = _known(view, me, a["slot"])
+            c = known.get((me, a["slot"]))
             if c is not None and rank(c) == want:
                 return a
+    mine = sorted(_my_slots(view), key=lambda x: -_value(x["card"]))
     give = mine[0]["slot"] if mine else None
     for a in actions:
         if a["type"] == "SnapRival" and a["penalty_to"] == "new" and a.get("give_slot") == give:
-            c = _known(view, a["rival"], a["rival_slot"])
+            c = known.get((a["rival"], a["rival_slot"]))
             if c is not None and rank(c) == want:
                 return a
     return None

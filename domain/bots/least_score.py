@@ -33,7 +33,8 @@ def _score(hand: list[str], action: dict[str, Any]) -> float:
         card = take[5:]
         gained = value(card)
         # A card that pairs with one we keep can leave together with it next turn.
-        if any(_rank(c) == _rank(card) for c in rest):
+        rank = _rank(card)
+        if any(_rank(c) == rank for c in rest):
             gained -= 0.5 * value(card) + 1
     return hand_total(tuple(rest)) + gained
 
