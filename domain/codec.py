@@ -123,6 +123,10 @@ def _compile_tuple(args: tuple[Any, ...]) -> Check:
         return lambda value: (isinstance(value, (list, tuple)) and len(value) <= 64
                               and all(map(item, value)))
     items = tuple(_compile(a) for a in args)
+    if len(items) == 2:  # a (seat, slot) pair, the usual fixed tuple: no generator per pair
+        first, second = items
+        return lambda value: (isinstance(value, (list, tuple)) and len(value) == 2
+                              and first(value[0]) and second(value[1]))
     return lambda value: (isinstance(value, (list, tuple)) and len(value) <= 64 and len(value) == len(items)
                           and all(check(v) for check, v in zip(items, value)))
 
@@ -146,7 +150,14 @@ def _decoder(hint: Any) -> Callable[[Any], Any] | None:
         args = [a for a in typing.get_args(hint) if a is not Ellipsis]
         if all(_holds_only_scalars(a) for a in args):
             return tuple
+        if all(typing.get_origin(a) is tuple and _decoder(a) is tuple for a in args):
+            return _tuple_of_tuples  # e.g. Look's targets, ((seat, slot), ...)
     return from_json
+
+
+def _tuple_of_tuples(value: Any) -> Any:
+    """:func:`from_json` of a checked array of arrays of scalars (a tuple stays as it is)."""
+    return tuple(map(tuple, value)) if isinstance(value, list) else value
 
 
 class _Field(NamedTuple):  # a tuple, unpacked in parse_command's loop

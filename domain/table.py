@@ -83,7 +83,7 @@ class Layout:
         return tuple([c for c in self.cards if c is not None])
 
     def total(self, value: Callable[[Card], int]) -> int:
-        return sum(value(c) for c in self.present())
+        return sum(map(value, self.present()))
 
 
 @fast_init

@@ -7,6 +7,7 @@ codes, slots are ``"A".."D"``/``"E1"..``, players are seat ints.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Literal, NamedTuple
 
 from domain.cards import Card, rank
@@ -92,6 +93,7 @@ POWER_RANKS = frozenset({"5", "6", "Q", "K"})
 _VALUES = {"A": 1, "J": 0, "Q": 20, "K": 20}
 
 
+@cache  # a few dozen card codes; every round end adds up every grid
 def value(card: Card) -> int:
     """A = 1, 2–10 face value, J = 0, Q = K = 20."""
     r = rank(card)
