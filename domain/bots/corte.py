@@ -73,7 +73,7 @@ def _turn(view: Any, actions: Sequence[Any], rng: random.Random) -> Any:
         return _first(actions, "ChoosePeek")
     if "Draw" in kinds or "SkipTurn" in kinds:
         call = _first(actions, "CallCorte")
-        if call is not None and _estimate(view) <= CALL_AT and view["own_turns"] >= 1:
+        if call is not None and _estimate(view) <= CALL_AT and _own_turns(view) >= 1:
             return call
         return _first(actions, "Draw") or _first(actions, "SkipTurn")
     if "DiscardDrawn" in kinds:
@@ -111,6 +111,10 @@ def _own_turns(view: Any) -> int:
     return view["players"][view["seat"]]["own_turns"]  # type: ignore[no-any-return]
 
 
+_TURN_KINDS = frozenset({"ChoosePeek", "CallCorte", "Draw", "SkipTurn", "DiscardDrawn", "Replace", "PeekOwn",
+                         "PeekRival", "BlindSwap", "KingLook", "KingSwap", "KingKeep", "SkipPower"})
+
+
 def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool) -> Any:
     """The bot policy (see :mod:`domain.bots`)."""
     if not actions:
@@ -118,11 +122,9 @@ def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool
     snap = _snap(view, actions)
     if snap is not None:
         return snap
-    turn_kinds = {"ChoosePeek", "CallCorte", "Draw", "SkipTurn", "DiscardDrawn", "Replace", "PeekOwn",
-                  "PeekRival", "BlindSwap", "KingLook", "KingSwap", "KingKeep", "SkipPower"}
-    turn = [a for a in actions if a["type"] in turn_kinds]
+    turn = [a for a in actions if a["type"] in _TURN_KINDS]
     if turn:
-        return _turn(dict(view, own_turns=_own_turns(view)), turn, rng)
+        return _turn(view, turn, rng)
     passing = _first(actions, "Pass")
     if passing is not None and must_act:
         return passing
