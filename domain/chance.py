@@ -66,6 +66,20 @@ class HmacSha256:
         outer.update(inner.digest())
         return outer.digest()
 
+    def chain(self, v: bytes, count: int) -> list[bytes]:
+        """``count`` times ``v = digest(v)``, every ``v`` in order: HMAC_DRBG's generate loop,
+        with the digest written out (a deal runs it some twenty times)."""
+        inner, outer = self._inner.copy, self._outer.copy
+        out = []
+        for _ in range(count):
+            h = inner()
+            h.update(v)
+            o = outer()
+            o.update(h.digest())
+            v = o.digest()
+            out.append(v)
+        return out
+
 
 _INITIAL_MAC = HmacSha256(b"\x00" * _OUTLEN)  # K = 0x00...00 at instantiation; digest() never changes it
 
@@ -88,12 +102,11 @@ class HmacDrbg:
             self._v = self._mac.digest(self._v)
 
     def generate(self, n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            self._v = self._mac.digest(self._v)
-            out += self._v
+        blocks = self._mac.chain(self._v, -(-n // _OUTLEN))  # as many V blocks as cover n bytes
+        if blocks:
+            self._v = blocks[-1]
         self._update(b"")
-        return out[:n]
+        return b"".join(blocks)[:n]
 
 
 class Stream:
@@ -202,5 +215,10 @@ _COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
 
 def commit(order: Sequence[str], salt_bytes: bytes) -> str:
     """Hex SHA-256 commitment to a card order (see the module docstring)."""
-    body = _COMPACT_JSON.encode(list(order)).encode("utf-8")
-    return hashlib.sha256(salt_bytes + body).hexdigest()
+    joined = "".join(order)
+    if order and joined.isascii() and joined.isalnum():
+        # Card codes: JSON writes each as it is between quotes, so join them (json is 10x slower).
+        text = '["' + '","'.join(order) + '"]'
+    else:
+        text = _COMPACT_JSON.encode(list(order))
+    return hashlib.sha256(salt_bytes + text.encode("utf-8")).hexdigest()

@@ -18,10 +18,21 @@ from typing import Any, NamedTuple
 from domain.errors import InvalidCommand
 
 
+_PLAIN = frozenset({str, int, bool, float, type(None)})
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def to_json(value: Any) -> Any:
     """Dataclasses → dicts, tuples → lists, recursively."""
+    cls = type(value)
+    if cls in _PLAIN:  # most field values: returned as they are, without the checks below
+        return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: to_json(getattr(value, name)) for name in _field_names(cls)}
     if isinstance(value, (tuple, list)):
         return [to_json(v) for v in value]
     if isinstance(value, dict):
@@ -112,6 +123,10 @@ def _compile_tuple(args: tuple[Any, ...]) -> Check:
         return lambda value: (isinstance(value, (list, tuple)) and len(value) <= 64
                               and all(map(item, value)))
     items = tuple(_compile(a) for a in args)
+    if len(items) == 2:  # a (seat, slot) pair, the usual fixed tuple: no generator per pair
+        first, second = items
+        return lambda value: (isinstance(value, (list, tuple)) and len(value) == 2
+                              and first(value[0]) and second(value[1]))
     return lambda value: (isinstance(value, (list, tuple)) and len(value) <= 64 and len(value) == len(items)
                           and all(check(v) for check, v in zip(items, value)))
 
@@ -135,7 +150,14 @@ def _decoder(hint: Any) -> Callable[[Any], Any] | None:
         args = [a for a in typing.get_args(hint) if a is not Ellipsis]
         if all(_holds_only_scalars(a) for a in args):
             return tuple
+        if all(typing.get_origin(a) is tuple and _decoder(a) is tuple for a in args):
+            return _tuple_of_tuples  # e.g. Look's targets, ((seat, slot), ...)
     return from_json
+
+
+def _tuple_of_tuples(value: Any) -> Any:
+    """:func:`from_json` of a checked array of arrays of scalars (a tuple stays as it is)."""
+    return tuple(map(tuple, value)) if isinstance(value, list) else value
 
 
 class _Field(NamedTuple):  # a tuple, unpacked in parse_command's loop
@@ -178,3 +200,40 @@ def parse_command(data: Any, command_types: Mapping[str, type]) -> Any:
             raise InvalidCommand(f"{name}: field {field!r} has the wrong type or size")
         values[field] = value if decode is None else decode(value)
     return cls(**values)
+
+
+class CommandParser:
+    """``parse_command(data)`` for one ruleset's ``command_types``, remembering what it built.
+
+    Commands are immutable, so an accepted one is handed out again for the same JSON: the
+    same keys in the same order, the same values *and* value types (``true`` is never
+    ``1``). Only objects of scalars are remembered (an array costs more to key than to
+    parse); refusals never are, so every error is raised as before. A ruleset sets
+    ``parse_command = CommandParser(COMMAND_TYPES)`` (called as it is, not as a method).
+    """
+
+    __slots__ = ("_types", "_known")
+    LIMIT = 4096  # commands kept; the table is emptied when full
+
+    def __init__(self, command_types: Mapping[str, type]) -> None:
+        self._types = command_types
+        self._known: dict[Any, Any] = {}
+
+    def __call__(self, data: Any) -> Any:
+        if type(data) is not dict:
+            return parse_command(data, self._types)
+        types = tuple(map(type, data.values()))
+        # Arrays and objects are not remembered; nor tuples: (1, 2) == (True, 2) in a key.
+        if list in types or dict in types or tuple in types:
+            return parse_command(data, self._types)
+        key = (tuple(data.items()), types)
+        try:
+            hit = self._known.get(key)
+        except TypeError:  # some other unhashable value
+            return parse_command(data, self._types)
+        if hit is None:
+            hit = parse_command(data, self._types)
+            if len(self._known) >= self.LIMIT:
+                self._known.clear()
+            self._known[key] = hit
+        return hit

@@ -1,7 +1,7 @@
 """Collecting one command's events while folding each into the state as it goes."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from domain.memo import EvolveMemo
 
@@ -11,21 +11,24 @@ class Emitter:
 
     ``decide`` functions read ``s`` to carry on from what they have just emitted; ``key``
     is the command's chance key. Every step is remembered in ``memo`` (see
-    :mod:`domain.memo`) for the caller, who folds the same events again.
+    :mod:`domain.memo`) for the caller, who folds the same events again. Each ruleset
+    subclasses it with its own ``memo`` (a class attribute, so that making one per command
+    is a single call).
     """
 
-    __slots__ = ("s", "events", "key", "_step", "_steps")
+    __slots__ = ("s", "events", "key", "_evolvers", "_steps")
+    memo: ClassVar[EvolveMemo[Any]]
 
-    def __init__(self, state: Any, key: bytes, memo: EvolveMemo[Any]) -> None:
+    def __init__(self, state: Any, key: bytes = b"") -> None:
         self.s = state
         self.events: list[Any] = []
         self.key = key
-        self._step, self._steps = memo.recorder()
+        self._evolvers, self._steps = self.memo.recorder()
 
     def emit(self, event: Any) -> Any:
         """Add ``event`` and fold it; the new state is ``s`` (and is returned)."""
         before = self.s
-        self.s = after = self._step(before, event)
+        self.s = after = self._evolvers[type(event)](before, event)
         self.events.append(event)
         self._steps[id(event)] = (before, event, after)
         return after

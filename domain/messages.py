@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from domain.cards import Card
+from domain.frozen import fast_init
 
 # -- commands ---------------------------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Draw:
     """Take the top card of the stock or of the discard pile."""
@@ -23,16 +25,19 @@ class Draw:
     source: Literal["stock", "discard"]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SkipTurn:
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SkipPower:
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Pass:
     """Pass on the window ``window_id`` (decline to claim it)."""
@@ -40,6 +45,7 @@ class Pass:
     window_id: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TurnTimedOut:
     """System command (seat ``None``): the turn deadline passed (RULES §2.11)."""
@@ -48,6 +54,7 @@ class TurnTimedOut:
     turn_no: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class FinalWindowExpired:
     """System command (seat ``None``): the final window's ``closesAt`` passed (RULES §2.6)."""
@@ -58,6 +65,7 @@ class FinalWindowExpired:
 # -- events -----------------------------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameStarted:
     ruleset: str
@@ -66,12 +74,14 @@ class GameStarted:
     first_dealer: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TurnStarted:
     seat: int
     turn_no: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TimeoutApplied:
     seat: int
@@ -79,6 +89,7 @@ class TimeoutApplied:
     action: str  # what the service did for the seat, in words
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardDrawn:
     seat: int
@@ -86,12 +97,14 @@ class CardDrawn:
     card: Card | None  # private to ``seat`` for a stock draw
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TurnSkipped:
     seat: int
     reason: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardsSwapped:
     seat: int
@@ -99,24 +112,28 @@ class CardsSwapped:
     b: tuple[int, str]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class WindowOpened:
     window_id: int
     card: Card
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class WindowClosed:
     window_id: int
     reason: str  # superseded | taken | final (as the ruleset's windows close)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Passed:
     seat: int
     window_id: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     winners: tuple[int, ...]

@@ -17,12 +17,14 @@ from dataclasses import dataclass
 
 from domain import chance
 from domain.cards import Card
+from domain.frozen import fast_init
 
 BASE_SLOTS: tuple[str, ...] = ("A", "B", "C", "D")
 
 Location = tuple[int, str]  # (owner seat, slot)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Layout:
     """One player's slots, in slot order, each a card or ``None`` (empty)."""
@@ -43,15 +45,21 @@ class Layout:
     def is_occupied(self, slot: str) -> bool:
         return slot in self.slots and self.cards[self.slots.index(slot)] is not None
 
+    # A full grid (the usual case) answers occupied/empty/present without a loop.
+
     def occupied(self) -> tuple[str, ...]:
-        return tuple(s for s, c in zip(self.slots, self.cards) if c is not None)
+        if None not in self.cards:
+            return self.slots
+        return tuple([s for s, c in zip(self.slots, self.cards) if c is not None])
 
     def has_cards(self) -> bool:
         """At least one slot holds a card (``bool(occupied())`` without listing them)."""
         return self.cards.count(None) < len(self.cards)
 
     def empty(self) -> tuple[str, ...]:
-        return tuple(s for s, c in zip(self.slots, self.cards) if c is None)
+        if None not in self.cards:
+            return ()
+        return tuple([s for s, c in zip(self.slots, self.cards) if c is None])
 
     def put(self, slot: str, card: Card | None) -> Layout:
         i = self.slots.index(slot)
@@ -70,12 +78,15 @@ class Layout:
         return Layout(self.slots + (name,), self.cards + (card,)), name
 
     def present(self) -> tuple[Card, ...]:
-        return tuple(c for c in self.cards if c is not None)
+        if None not in self.cards:
+            return self.cards  # type: ignore[return-value]
+        return tuple([c for c in self.cards if c is not None])
 
     def total(self, value: Callable[[Card], int]) -> int:
-        return sum(value(c) for c in self.present())
+        return sum(map(value, self.present()))
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Notebook:
     """Which seat can locate which face-down card: a set of (seat, owner, slot)."""
@@ -86,44 +97,50 @@ class Notebook:
         return (seat, owner, slot) in self.entries
 
     def learn(self, seat: int, owner: int, slot: str) -> Notebook:
-        return Notebook(self.entries | {(seat, owner, slot)})
+        entry = (seat, owner, slot)
+        return self if entry in self.entries else Notebook(self.entries | {entry})
 
     def learn_all(self, seats: Iterable[int], owner: int, slot: str) -> Notebook:
-        return Notebook(self.entries | {(s, owner, slot) for s in seats})
+        new = {(s, owner, slot) for s in seats}
+        return self if new <= self.entries else Notebook(self.entries | new)
+
+    def _at(self, owner: int, slot: str) -> set[tuple[int, int, str]]:
+        """The entries about (owner, slot); slot first: it rules out most entries."""
+        return {e for e in self.entries if e[2] == slot and e[1] == owner}
+
+    # The changes below take out (and put back) only the entries they touch, with set
+    # operations, rather than rebuilding every entry in a loop; a change that touches
+    # nothing returns the notebook itself.
 
     def forget(self, owner: int, slot: str) -> Notebook:
         """Nobody can locate what is now at (owner, slot): the card there changed unseen."""
-        # Slot first: it rules out most entries, without building an (owner, slot) tuple per entry.
-        return Notebook(frozenset(e for e in self.entries if e[2] != slot or e[1] != owner))
+        gone = self._at(owner, slot)
+        return Notebook(self.entries - gone) if gone else self
 
     def move(self, src: Location, dst: Location) -> Notebook:
         """A card moved publicly from ``src`` to ``dst``: whoever knew it still does.
 
         What was known about ``dst`` is dropped (its old card is gone).
         """
-        out = set()
-        for seat, owner, slot in self.entries:
-            if (owner, slot) == dst:
-                continue
-            if (owner, slot) == src:
-                out.add((seat, dst[0], dst[1]))
-            else:
-                out.add((seat, owner, slot))
-        return Notebook(frozenset(out))
+        at_dst = self._at(*dst)
+        at_src = self._at(*src) if src != dst else set()
+        if not at_src and not at_dst:
+            return self
+        owner, slot = dst
+        return Notebook((self.entries - at_src - at_dst) | {(seat, owner, slot) for seat, _, _ in at_src})
 
     def swap(self, a: Location, b: Location) -> Notebook:
         """Two cards exchanged publicly: knowledge follows each card."""
-        out = set()
-        for seat, owner, slot in self.entries:
-            if (owner, slot) == a:
-                out.add((seat, b[0], b[1]))
-            elif (owner, slot) == b:
-                out.add((seat, a[0], a[1]))
-            else:
-                out.add((seat, owner, slot))
-        return Notebook(frozenset(out))
+        if a == b:
+            return self
+        at_a, at_b = self._at(*a), self._at(*b)
+        if not at_a and not at_b:
+            return self
+        return Notebook((self.entries - at_a - at_b) | {(seat, b[0], b[1]) for seat, _, _ in at_a}
+                        | {(seat, a[0], a[1]) for seat, _, _ in at_b})
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Window:
     """A reaction window on one discard. ``won_by`` is set once a claim wins it."""

@@ -45,16 +45,18 @@ def _snap(view: Any, actions: Sequence[Any]) -> Any:
         return None
     want = rank(w["card"])
     me = view["seat"]
-    mine = sorted(_my_slots(view), key=lambda x: -_value(x["card"]))
+    # What the view shows, by (seat, slot): one pass over the grids instead of one per action.
+    known = {(p, x["slot"]): x["card"] for p, player in enumerate(view["players"]) for x in player["layout"]}
     for a in actions:
         if a["type"] == "SnapOwn" and a["penalty_to"] == "new":
-            c = _known(view, me, a["slot"])
+            c = known.get((me, a["slot"]))
             if c is not None and rank(c) == want:
                 return a
+    mine = sorted(_my_slots(view), key=lambda x: -_value(x["card"]))
     give = mine[0]["slot"] if mine else None
     for a in actions:
         if a["type"] == "SnapRival" and a["penalty_to"] == "new" and a.get("give_slot") == give:
-            c = _known(view, a["rival"], a["rival_slot"])
+            c = known.get((a["rival"], a["rival_slot"]))
             if c is not None and rank(c) == want:
                 return a
     return None
@@ -71,7 +73,7 @@ def _turn(view: Any, actions: Sequence[Any], rng: random.Random) -> Any:
         return _first(actions, "ChoosePeek")
     if "Draw" in kinds or "SkipTurn" in kinds:
         call = _first(actions, "CallCorte")
-        if call is not None and _estimate(view) <= CALL_AT and view["own_turns"] >= 1:
+        if call is not None and _estimate(view) <= CALL_AT and _own_turns(view) >= 1:
             return call
         return _first(actions, "Draw") or _first(actions, "SkipTurn")
     if "DiscardDrawn" in kinds:
@@ -109,6 +111,10 @@ def _own_turns(view: Any) -> int:
     return view["players"][view["seat"]]["own_turns"]  # type: ignore[no-any-return]
 
 
+_TURN_KINDS = frozenset({"ChoosePeek", "CallCorte", "Draw", "SkipTurn", "DiscardDrawn", "Replace", "PeekOwn",
+                         "PeekRival", "BlindSwap", "KingLook", "KingSwap", "KingKeep", "SkipPower"})
+
+
 def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool) -> Any:
     """The bot policy (see :mod:`domain.bots`)."""
     if not actions:
@@ -116,11 +122,9 @@ def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool
     snap = _snap(view, actions)
     if snap is not None:
         return snap
-    turn_kinds = {"ChoosePeek", "CallCorte", "Draw", "SkipTurn", "DiscardDrawn", "Replace", "PeekOwn",
-                  "PeekRival", "BlindSwap", "KingLook", "KingSwap", "KingKeep", "SkipPower"}
-    turn = [a for a in actions if a["type"] in turn_kinds]
+    turn = [a for a in actions if a["type"] in _TURN_KINDS]
     if turn:
-        return _turn(dict(view, own_turns=_own_turns(view)), turn, rng)
+        return _turn(view, turn, rng)
     passing = _first(actions, "Pass")
     if passing is not None and must_act:
         return passing

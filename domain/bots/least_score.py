@@ -33,7 +33,8 @@ def _score(hand: list[str], action: dict[str, Any]) -> float:
         card = take[5:]
         gained = value(card)
         # A card that pairs with one we keep can leave together with it next turn.
-        if any(_rank(c) == _rank(card) for c in rest):
+        rank = _rank(card)
+        if any(_rank(c) == rank for c in rest):
             gained -= 0.5 * value(card) + 1
     return hand_total(tuple(rest)) + gained
 
@@ -69,6 +70,7 @@ def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool
     plays = [a for a in actions if a["type"] == "Play"]
     if not plays:
         return actions[0]
-    best = min(_score(hand, a) for a in plays)
-    choices = [a for a in plays if _score(hand, a) <= best + 1e-9]
+    scores = [_score(hand, a) for a in plays]  # once per play (it was computed twice)
+    best = min(scores)
+    choices = [a for a, score in zip(plays, scores) if score <= best + 1e-9]
     return choices[rng.randrange(len(choices))]

@@ -32,8 +32,13 @@ def _rank(card: str) -> str:
 
 
 def _find(actions: Sequence[Any], **fields: Any) -> Any:
+    """The first action whose ``fields`` all equal the given values (or ``None``)."""
+    wanted = tuple(fields.items())
     for a in actions:
-        if all(a.get(k) == v for k, v in fields.items()):
+        for k, v in wanted:
+            if not a.get(k) == v:
+                break
+        else:
             return a
     return None
 

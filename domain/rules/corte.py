@@ -67,7 +67,7 @@ from typing import Any
 
 from domain import chance
 from domain.cards import french_pack
-from domain.codec import parse_command
+from domain.codec import CommandParser
 from domain.errors import (
     InvalidCommand,
     InvalidOptions,
@@ -98,9 +98,6 @@ _HANDLERS: dict[type, Callable[[Out, int, Any], None]] = {**TURN_HANDLERS, **CLA
 
 # ---------------------------------------------------------------- the ruleset
 
-_PARSED: dict[tuple[Any, ...], Any] = {}
-
-
 class Corte:
     """The Corte ruleset (satisfies :class:`domain.ruleset.Ruleset`)."""
 
@@ -126,27 +123,8 @@ class Corte:
         deal(out, 1, first_dealer)
         return tuple(out.events)
 
-    def parse_command(self, data: Any) -> Any:
-        """:func:`domain.codec.parse_command`, remembered for scalar-only commands.
-
-        Commands are immutable, so an accepted one can be handed out again for the same
-        JSON (same keys, values *and* value types: ``true`` never passes for ``1``).
-        """
-        key: tuple[Any, ...] | None = None
-        if type(data) is dict:
-            key = tuple((k, type(v), v) for k, v in data.items())
-            try:
-                hit = _PARSED.get(key)
-            except TypeError:  # a list inside: not cached
-                key = hit = None
-            if hit is not None:
-                return hit
-        command = parse_command(data, COMMAND_TYPES)
-        if key is not None:
-            if len(_PARSED) >= 4096:
-                _PARSED.clear()
-            _PARSED[key] = command
-        return command
+    # remembered per JSON form: domain.codec.CommandParser (called as it is, not as a method)
+    parse_command = CommandParser(COMMAND_TYPES)
 
     def decide(self, state: State, seat: int | None, command: Any, key: bytes) -> tuple[Any, ...]:
         if state is None:

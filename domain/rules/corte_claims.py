@@ -6,6 +6,7 @@ card is read in :func:`_judge`, and a wrong claim is accepted and penalised, nev
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from domain.cards import rank
@@ -105,6 +106,11 @@ def _snap_rival(out: Out, seat: int, c: SnapRival) -> None:
 _APPLIED = ("late_snap", "failed_snap_reveal", "penalty_card_visible_to_owner", "zero_card_rival_snap")
 
 
+@lru_cache(maxsize=64)  # a game's options never change: picked out once, not on every claim
+def _applied(options: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, Any], ...]:
+    return tuple(o for o in options if o[0] in _APPLIED)
+
+
 def _judge(out: Out, seat: int, kind: str, target: tuple[int, str], give_slot: str | None, penalty_to: str,
            pen: tuple[str, bool]) -> None:
     """Every public check passed: only now read the card, and apply the outcome (RULES §6.4)."""
@@ -122,7 +128,7 @@ def _judge(out: Out, seat: int, kind: str, target: tuple[int, str], give_slot: s
     else:
         outcome, why = "wrong", f"the card at seat {owner} {slot} does not have the rank of the {w.card}"
     tail = "" if outcome == "correct" else "; it is flipped and stays, and the snapper takes a penalty card"
-    applied = dict(o_ for o_ in s.options if o_[0] in _APPLIED)
+    applied = dict(_applied(s.options))
     out.emit(ClaimResolved(kind, seat, w.id, w.card, (target,), outcome, (card,), o.failed_snap_reveal, give_slot,
                            penalty_to, "RULES §6.4", applied, f"Seat {seat}'s {kind}: {why}{tail}."))
     if outcome == "correct":

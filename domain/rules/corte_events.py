@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from domain.frozen import fast_init
 from domain.messages import (
     CardDrawn,
     GameEnded,
@@ -21,6 +22,7 @@ from domain.messages import (
 Target = tuple[int, str]  # (owner seat, slot)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundDealt:
     round: int
@@ -32,6 +34,7 @@ class RoundDealt:
     upcard: str | None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PeekChosen:
     seat: int
@@ -40,12 +43,14 @@ class PeekChosen:
     timed_out: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CallMade:
     seat: int
     kind: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class StockReshuffled:
     round: int
@@ -56,6 +61,7 @@ class StockReshuffled:
     count: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TurnSkipped:
     seat: int
@@ -63,6 +69,7 @@ class TurnSkipped:
     turn_no: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardDiscarded:
     seat: int
@@ -73,6 +80,7 @@ class CardDiscarded:
     power: str | None  # the rank whose power fires, or None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardsPeeked:
     seat: int
@@ -81,6 +89,7 @@ class CardsPeeked:
     cards: tuple[str | None, ...]  # private(seat)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardsSwapped:
     seat: int
@@ -89,11 +98,13 @@ class CardsSwapped:
     b: Target
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class KingKept:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PowerSkipped:
     seat: int
@@ -101,6 +112,7 @@ class PowerSkipped:
     reason: str  # declined | no_target | timeout
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TurnEnded:
     seat: int
@@ -108,6 +120,7 @@ class TurnEnded:
     turn_no: int  # the number of the turn that now begins
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ClaimResolved:
     kind: str  # SnapOwn | SnapRival
@@ -125,12 +138,14 @@ class ClaimResolved:
     explanation: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class WindowWon:
     window_id: int
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardGiven:
     snapper: int
@@ -141,6 +156,7 @@ class CardGiven:
     card: str | None  # server-only
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PenaltyCardDealt:
     seat: int
@@ -150,6 +166,7 @@ class PenaltyCardDealt:
     visible_to_owner: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DrawSkipped:
     seat: int
@@ -157,18 +174,21 @@ class DrawSkipped:
     reason: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class FinalWindowStarted:
     window_id: int
     eligible: tuple[int, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class FinalWindowEnded:
     window_id: int
     reason: str  # expired | all_passed | won
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundRevealed:
     round: int
@@ -177,6 +197,7 @@ class RoundRevealed:
     orders: tuple[dict[str, Any], ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundScored:
     round: int

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from domain.frozen import tuple_setter
 from domain.memo import EvolveMemo
 from domain.messages import (
     CardDrawn,
@@ -89,13 +90,16 @@ def _dealt(s: State, e: RoundDealt) -> State:
         own_turns=(0,) * n, skips=0, shuffles=((0, order, e.salt or "", e.commitment),))
 
 
+_set_peeked = tuple_setter(State, "notebook", "peeked")
+
+
 def _peek(s: State, e: PeekChosen) -> State:
     nb = s.notebook
     for slot in e.slots:
         nb = nb.learn(e.seat, e.seat, slot)
     peeked = s.peeked | {e.seat}
     if len(peeked) < s.players:
-        return with_(s, notebook=nb, peeked=peeked)
+        return _set_peeked(s, notebook=nb, peeked=peeked)
     return with_(s, notebook=nb, peeked=peeked, phase=TURNS, step=AWAIT_ACTION, turn_no=1)
 
 
@@ -109,8 +113,17 @@ def _reshuffled(s: State, e: StockReshuffled) -> State:
                    shuffles=s.shuffles + ((e.shuffle_no, order, e.salt or "", e.commitment),))
 
 
+# Setters for the steps of every turn (domain.frozen.tuple_setter: cheaper than with_).
+_set_drawn = tuple_setter(State, "held", "stock", "step")
+_set_window = tuple_setter(State, "window")
+_set_discarded = tuple_setter(State, "layouts", "notebook", "pile", "held", "power", "step", "skips")
+_set_power_done = tuple_setter(State, "step", "power", "king")
+_set_opened = tuple_setter(State, "window", "window_seq")
+_set_turn = tuple_setter(State, "turn", "turn_no", "step", "held", "power", "king", "own_turns")
+
+
 def _drawn(s: State, e: CardDrawn) -> State:
-    return with_(s, held=s.stock[0], stock=s.stock[1:], step=HOLDING)
+    return _set_drawn(s, held=s.stock[0], stock=s.stock[1:], step=HOLDING)
 
 
 def _skipped(s: State, e: TurnSkipped) -> State:
@@ -118,7 +131,7 @@ def _skipped(s: State, e: TurnSkipped) -> State:
 
 
 def _window_closed(s: State, e: WindowClosed) -> State:
-    return with_(s, window=None)
+    return _set_window(s, window=None)
 
 
 def _discarded(s: State, e: CardDiscarded) -> State:
@@ -127,8 +140,8 @@ def _discarded(s: State, e: CardDiscarded) -> State:
         layouts = _put(layouts, e.seat, e.slot, s.held)
         nb = nb.forget(e.seat, e.slot).learn(e.seat, e.seat, e.slot)
     step = POWER if e.power is not None else None  # None: the turn is ending (until TurnEnded)
-    return with_(s, layouts=layouts, notebook=nb, pile=s.pile + (e.card,), held=None, power=e.power,
-                   step=step, skips=0)
+    return _set_discarded(s, layouts=layouts, notebook=nb, pile=s.pile + (e.card,), held=None, power=e.power,
+                          step=step, skips=0)
 
 
 def _peeked(s: State, e: CardsPeeked) -> State:
@@ -150,18 +163,18 @@ def _swapped(s: State, e: CardsSwapped) -> State:
 
 
 def _power_done(s: State, e: KingKept | PowerSkipped) -> State:
-    return with_(s, step=None, power=None, king=None)
+    return _set_power_done(s, step=None, power=None, king=None)
 
 
 def _window_opened(s: State, e: WindowOpened) -> State:
-    return with_(s, window=Window(e.window_id, e.card), window_seq=e.window_id)
+    return _set_opened(s, window=Window(e.window_id, e.card), window_seq=e.window_id)
 
 
 def _turn_ended(s: State, e: TurnEnded) -> State:
     own = s.own_turns
     own = own[:e.seat] + (own[e.seat] + 1,) + own[e.seat + 1:]
-    return with_(s, turn=e.next_seat, turn_no=e.turn_no, step=AWAIT_ACTION, held=None, power=None,
-                   king=None, own_turns=own)
+    return _set_turn(s, turn=e.next_seat, turn_no=e.turn_no, step=AWAIT_ACTION, held=None, power=None,
+                     king=None, own_turns=own)
 
 
 def _claim(s: State, e: ClaimResolved) -> State:
@@ -180,7 +193,7 @@ def _claim(s: State, e: ClaimResolved) -> State:
 
 
 def _won(s: State, e: WindowWon) -> State:
-    return with_(s, window=s.window.won(e.seat) if s.window else None)
+    return _set_window(s, window=s.window.won(e.seat) if s.window else None)
 
 
 def _given(s: State, e: CardGiven) -> State:
@@ -211,11 +224,11 @@ def _final_started(s: State, e: FinalWindowStarted) -> State:
 
 
 def _passed(s: State, e: Passed) -> State:
-    return with_(s, window=s.window.pass_(e.seat) if s.window else None)
+    return _set_window(s, window=s.window.pass_(e.seat) if s.window else None)
 
 
 def _final_ended(s: State, e: FinalWindowEnded) -> State:
-    return with_(s, window=None)
+    return _set_window(s, window=None)
 
 
 def _revealed(s: State, e: RoundRevealed) -> State:
@@ -249,11 +262,7 @@ _EVOLVERS: dict[type, Callable[[Any, Any], State]] = {
 }
 
 
-def _apply(state: State | None, event: Any) -> State:
-    return _EVOLVERS[type(event)](state, event)
-
-
 # decide folds its own events as it goes (corte_flow.Out) and the caller folds the same
 # objects again (see domain.memo); only the last command's events are ever looked up again.
-MEMO: EvolveMemo[State] = EvolveMemo(_apply, limit=64)
+MEMO: EvolveMemo[State] = EvolveMemo(_EVOLVERS, limit=64)
 evolve = MEMO.evolve  # the state after ``event`` (``state`` is ``None`` before ``GameStarted``)

@@ -32,9 +32,7 @@ class Out(Emitter):
     """Corte's events so far, folded (and remembered) as they are emitted."""
 
     __slots__ = ()
-
-    def __init__(self, state: State, key: bytes) -> None:
-        super().__init__(state, key, MEMO)
+    memo = MEMO
 
 
 # ---------------------------------------------------------------- drawing

@@ -7,10 +7,11 @@ codes, slots are ``"A".."D"``/``"E1"..``, players are seat ints.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Literal, NamedTuple
 
 from domain.cards import Card, rank
-from domain.frozen import tuple_replacer
+from domain.frozen import fast_init, tuple_replacer
 from domain.messages import FinalWindowExpired, Pass, SkipPower, SkipTurn, TurnTimedOut
 from domain.ruleset import COMMON_OPTIONS, OptionSpec
 from domain.table import Layout, Notebook, Window
@@ -38,6 +39,7 @@ CORTE_OPTIONS: tuple[OptionSpec, ...] = (
 OPTIONS: tuple[OptionSpec, ...] = CORTE_OPTIONS + COMMON_OPTIONS
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Opts:
     """The resolved options, as typed attributes (read on every command)."""
@@ -91,6 +93,7 @@ POWER_RANKS = frozenset({"5", "6", "Q", "K"})
 _VALUES = {"A": 1, "J": 0, "Q": 20, "K": 20}
 
 
+@cache  # a few dozen card codes; every round end adds up every grid
 def value(card: Card) -> int:
     """A = 1, 2–10 face value, J = 0, Q = K = 20."""
     r = rank(card)
@@ -117,42 +120,50 @@ Target = tuple[int, str]  # (owner seat, slot)
 # ---------------------------------------------------------------- commands
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ChoosePeek:
     slots: tuple[str, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CallCorte:
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Draw:
     source: Literal["stock"] = "stock"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DiscardDrawn:
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Replace:
     slot: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PeekOwn:
     slot: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PeekRival:
     player: int
     slot: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BlindSwap:
     own_slot: str
@@ -160,6 +171,7 @@ class BlindSwap:
     rival_slot: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class KingLook:
     own_slot: str
@@ -167,16 +179,19 @@ class KingLook:
     rival_slot: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class KingSwap:
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class KingKeep:
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SnapOwn:
     window_id: int
@@ -184,6 +199,7 @@ class SnapOwn:
     penalty_to: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SnapRival:
     window_id: int

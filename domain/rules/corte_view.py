@@ -79,18 +79,21 @@ def claim_actions(s: State, seat: int) -> list[JSON]:
         return []
     w = s.window
     assert w is not None
+    wid = w.id
     lay = s.layouts[seat]
     pens = penalty_choices(lay)
-    out: list[JSON] = [{"type": "SnapOwn", "window_id": w.id, "slot": slot, "penalty_to": pen}
+    out: list[JSON] = [{"type": "SnapOwn", "window_id": wid, "slot": slot, "penalty_to": pen}
                        for slot in lay.occupied() for pen in pens]
+    targets = _rival_targets(s, seat)
+    # Most of a view's bytes: each dict is built whole, keys in their usual order (give_slot
+    # last), and the rival targets are listed once for all the gives.
     for give in _give_choices(s, lay):
-        for rival, rslot in _rival_targets(s, seat):
-            for pen in pens:
-                a = {"type": "SnapRival", "window_id": w.id, "rival": rival, "rival_slot": rslot,
-                     "penalty_to": pen}
-                if give is not None:
-                    a["give_slot"] = give
-                out.append(a)
+        if give is None:
+            out += [{"type": "SnapRival", "window_id": wid, "rival": rival, "rival_slot": rslot, "penalty_to": pen}
+                    for rival, rslot in targets for pen in pens]
+        else:
+            out += [{"type": "SnapRival", "window_id": wid, "rival": rival, "rival_slot": rslot, "penalty_to": pen,
+                     "give_slot": give} for rival, rslot in targets for pen in pens]
     return out
 
 
@@ -171,10 +174,6 @@ def awaiting(s: State) -> tuple[int, ...]:
 # ---------------------------------------------------------------- view
 
 
-def _shown(s: State, seat: int | None, owner: int, slot: str, card: str | None) -> str | None:
-    if card is None or seat is None or s.opts.memory == "strict":
-        return None
-    return card if s.notebook.knows(seat, owner, slot) else None
 
 
 def summary(s: State) -> JSON:
@@ -188,13 +187,16 @@ def _turn(s: State) -> int | None:
 
 def view(s: State, seat: int | None) -> JSON:
     locked = s.locked()
+    # A face-down card is shown only to a seat that can still locate it (notebook memory).
+    known = () if seat is None or s.opts.memory == "strict" else s.notebook.entries
     players = []
     for p, lay in enumerate(s.layouts):
+        cards = lay.cards
         players.append({
             "seat": p,
-            "layout": [{"slot": slot, "card": _shown(s, seat, p, slot, c), "empty": c is None}
-                       for slot, c in zip(lay.slots, lay.cards)],
-            "card_count": len(lay.occupied()),
+            "layout": [{"slot": slot, "card": c if c is not None and (seat, p, slot) in known else None,
+                        "empty": c is None} for slot, c in zip(lay.slots, cards)],
+            "card_count": len(cards) - cards.count(None),
             "locked": p == locked,
             "peeked": p in s.peeked,
             "own_turns": s.own_turns[p],

@@ -56,7 +56,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.cards import french_pack
-from domain.codec import parse_command
+from domain.codec import CommandParser
 from domain.errors import InvalidCommand, InvalidOptions, WrongPhase
 from domain.messages import Draw, FinalWindowExpired, Pass, SkipTurn, TimeoutApplied, TurnTimedOut
 from domain.ruleset import OptionSpec, resolve_options
@@ -128,8 +128,8 @@ class CuatroCartas:
     def start(self, players: int, options: Mapping[str, Any], key: bytes) -> tuple[Any, ...]:
         return flow.start_events(players, self.resolve_options(options, players), key)
 
-    def parse_command(self, data: Any) -> Any:
-        return parse_command(data, COMMAND_TYPES)
+    # remembered per JSON form: domain.codec.CommandParser (called as it is, not as a method)
+    parse_command = CommandParser(COMMAND_TYPES)
 
     def decide(self, state: State, seat: int | None, command: Any, key: bytes) -> tuple[Any, ...]:
         if state.phase == "GAME_OVER":

@@ -32,9 +32,7 @@ class Emitter(BaseEmitter):
     """4 Cartas' events of one command, folded (and remembered) as they are emitted."""
 
     __slots__ = ()
-
-    def __init__(self, state: State, key: bytes) -> None:
-        super().__init__(state, key, MEMO)
+    memo = MEMO
 
 
 # -- start and deal ------------------------------------------------------------------------

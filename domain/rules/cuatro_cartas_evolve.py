@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from domain.frozen import tuple_setter
 from domain.memo import EvolveMemo
 from domain.messages import (
     CardDrawn, CardsSwapped, GameEnded, GameStarted, Passed, TimeoutApplied, TurnSkipped, TurnStarted,
@@ -38,17 +39,32 @@ def _round_dealt(s: State, e: RoundDealt) -> State:
     )
 
 
+# Setters for the steps of every turn (domain.frozen.tuple_setter: cheaper than with_).
+_set_peeked = tuple_setter(State, "peeked", "known")
+_set_turn = tuple_setter(State, "phase", "turn", "turn_no", "step", "held", "held_source", "power", "power_returns",
+                         "close_pending")
+_set_drawn_stock = tuple_setter(State, "step", "held", "held_source", "stock", "skip_run")
+_set_drawn_pile = tuple_setter(State, "step", "held", "held_source", "pile", "skip_run")
+_set_discarded = tuple_setter(State, "step", "held", "held_source", "pile")
+_set_replaced = tuple_setter(State, "step", "held", "held_source", "pile", "layouts", "known")
+_set_power = tuple_setter(State, "step", "power", "power_returns", "close_pending")
+_set_power_over = tuple_setter(State, "step", "power", "power_returns")
+_set_window = tuple_setter(State, "window")
+_set_opened = tuple_setter(State, "window", "last_window_id")
+_set_claimed = tuple_setter(State, "layouts", "known", "pile")
+
+
 def _peek_chosen(s: State, e: PeekChosen) -> State:
     known = s.known
     for slot in e.slots:
         known = _learn(s, known, 1 << e.seat, e.seat, slot)
-    return with_(s, peeked=s.peeked | {e.seat}, known=known)
+    return _set_peeked(s, peeked=s.peeked | {e.seat}, known=known)
 
 
 def _turn_started(s: State, e: TurnStarted) -> State:
     phase = "FINAL_LAP" if s.closer is not None else "TURNS"
-    return with_(s, phase=phase, turn=e.seat, turn_no=e.turn_no, step="AWAIT_ACTION", held=None,
-                   held_source=None, power=None, power_returns=False, close_pending=False)
+    return _set_turn(s, phase=phase, turn=e.seat, turn_no=e.turn_no, step="AWAIT_ACTION", held=None,
+                     held_source=None, power=None, power_returns=False, close_pending=False)
 
 
 def _timeout(s: State, _: TimeoutApplied) -> State:
@@ -57,12 +73,13 @@ def _timeout(s: State, _: TimeoutApplied) -> State:
 
 def _card_drawn(s: State, e: CardDrawn) -> State:
     if e.source == "stock":
-        return with_(s, step="HOLDING", held=s.stock[0], held_source="stock", stock=s.stock[1:], skip_run=0)
-    return with_(s, step="HOLDING", held=s.pile[-1], held_source="discard", pile=s.pile[:-1], skip_run=0)
+        return _set_drawn_stock(s, step="HOLDING", held=s.stock[0], held_source="stock", stock=s.stock[1:],
+                                skip_run=0)
+    return _set_drawn_pile(s, step="HOLDING", held=s.pile[-1], held_source="discard", pile=s.pile[:-1], skip_run=0)
 
 
 def _card_discarded(s: State, e: CardDiscarded) -> State:
-    return with_(s, step=None, held=None, held_source=None, pile=s.pile + (e.card,))
+    return _set_discarded(s, step=None, held=None, held_source=None, pile=s.pile + (e.card,))
 
 
 def _card_replaced(s: State, e: CardReplaced) -> State:
@@ -72,16 +89,16 @@ def _card_replaced(s: State, e: CardReplaced) -> State:
     # A card taken from the pile was seen by everyone; a stock card only by its drawer.
     mask = 1 << seat if s.held_source == "stock" else (1 << s.players) - 1
     known = _put(s.known, seat, lay.slots.index(e.slot), mask)
-    return with_(s, step=None, held=None, held_source=None, pile=s.pile + (e.card,),
-                      layouts=_set(s.layouts, seat, lay), known=known)
+    return _set_replaced(s, step=None, held=None, held_source=None, pile=s.pile + (e.card,),
+                         layouts=_set(s.layouts, seat, lay), known=known)
 
 
 def _power_started(s: State, e: PowerStarted) -> State:
-    return with_(s, step="POWER_LOOK", power=e.rank, power_returns=e.returns, close_pending=e.close_after)
+    return _set_power(s, step="POWER_LOOK", power=e.rank, power_returns=e.returns, close_pending=e.close_after)
 
 
 def _power_over(s: State) -> State:
-    return with_(s, step="AWAIT_ACTION" if s.power_returns else None, power=None, power_returns=False)
+    return _set_power_over(s, step="AWAIT_ACTION" if s.power_returns else None, power=None, power_returns=False)
 
 
 def _power_fizzled(s: State, _: PowerFizzled) -> State:
@@ -119,16 +136,16 @@ def _swap_declined(s: State, _: SwapDeclined) -> State:
 
 
 def _window_opened(s: State, e: WindowOpened) -> State:
-    return with_(s, window=Window(e.window_id, e.card), last_window_id=e.window_id)
+    return _set_opened(s, window=Window(e.window_id, e.card), last_window_id=e.window_id)
 
 
 def _window_closed(s: State, _: WindowClosed) -> State:
-    return with_(s, window=None)
+    return _set_window(s, window=None)
 
 
 def _window_won(s: State, e: WindowWon) -> State:
     assert s.window is not None
-    return with_(s, window=s.window.won(e.by))
+    return _set_window(s, window=s.window.won(e.by))
 
 
 def _final_window(s: State, _: FinalWindowOpened) -> State:
@@ -138,7 +155,7 @@ def _final_window(s: State, _: FinalWindowOpened) -> State:
 
 def _passed(s: State, e: Passed) -> State:
     assert s.window is not None
-    return with_(s, window=s.window.pass_(e.seat))
+    return _set_window(s, window=s.window.pass_(e.seat))
 
 
 def _claim(s: State, e: ClaimResolved) -> State:
@@ -158,7 +175,7 @@ def _claim(s: State, e: ClaimResolved) -> State:
         mask = (1 << s.players) - 1 if e.revealed_to == "all" else 1 << e.actor
         for owner, slot in e.targets:
             known = _learn(s, known, mask, owner, slot)
-    return with_(s, layouts=lays, known=known, pile=pile)
+    return _set_claimed(s, layouts=lays, known=known, pile=pile)
 
 
 def _penalty(s: State, e: PenaltyCardDealt) -> State:
@@ -231,12 +248,8 @@ _HANDLERS: dict[type, Callable[[Any, Any], State]] = {
 }
 
 
-def _apply(state: State | None, event: Any) -> State:
-    return _HANDLERS[type(event)](state, event)
-
-
 # decide() folds every event it emits and the caller folds the same objects again (see
 # domain.memo); decide forgets all at its start, so only one command's steps are kept.
-MEMO: EvolveMemo[State] = EvolveMemo(_apply)
+MEMO: EvolveMemo[State] = EvolveMemo(_HANDLERS)
 evolve = MEMO.evolve  # the state after ``event``
 forget_all = MEMO.forget

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from domain.cards import Card
-from domain.frozen import tuple_replacer
+from domain.frozen import fast_init, tuple_replacer
 from domain.messages import (
     CardDrawn, CardsSwapped, Draw, FinalWindowExpired, GameEnded, GameStarted, Pass, Passed, SkipTurn,
     TimeoutApplied, TurnSkipped, TurnStarted, TurnTimedOut, WindowClosed, WindowOpened,
@@ -64,6 +64,7 @@ _COMMON = tuple(
 OPTIONS: tuple[OptionSpec, ...] = QUATRO_OPTIONS + _COMMON
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Opts:
     """The resolved options as typed attributes (read on every step, so kept flat)."""
@@ -139,38 +140,45 @@ def closer_score(t_c: int, others: list[int], failed_close_negative: str) -> tup
 Target = tuple[int, str]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ChoosePeek:
     slots: tuple[str, str]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Close:
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DiscardDrawn:
     close: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Replace:
     slot: str
     close: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Look:
     targets: tuple[tuple[int, str], ...]
     close: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SkipPower:
     close: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Swap:
     a: tuple[int, str]
@@ -178,17 +186,20 @@ class Swap:
     close: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class NoSwap:
     close: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Match:
     window_id: int
     slot: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MatchRival:
     window_id: int
@@ -197,6 +208,7 @@ class MatchRival:
     give_slot: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MatchGroup:
     window_id: int
@@ -210,6 +222,7 @@ COMMAND_TYPES: dict[str, type] = {c.__name__: c for c in COMMANDS}
 # -- events -----------------------------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundDealt:
     """Server-only: ``order`` (the whole shuffled pack, index 0 on top) and ``salt``."""
@@ -223,6 +236,7 @@ class RoundDealt:
     salt: str | None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PeekChosen:
     seat: int
@@ -231,6 +245,7 @@ class PeekChosen:
     automatic: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardDiscarded:
     seat: int
@@ -238,6 +253,7 @@ class CardDiscarded:
     source: str  # where the held card came from: stock | discard
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardReplaced:
     seat: int
@@ -245,6 +261,7 @@ class CardReplaced:
     card: Card  # the card that left the layout, now face up on the pile
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PowerStarted:
     seat: int
@@ -253,6 +270,7 @@ class PowerStarted:
     returns: bool = False  # True after an in-turn match power: back to AWAIT_ACTION
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PowerFizzled:
     seat: int
@@ -260,6 +278,7 @@ class PowerFizzled:
     reason: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardsLooked:
     seat: int
@@ -267,28 +286,33 @@ class CardsLooked:
     cards: tuple[Card | None, ...]  # private to ``seat``
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PowerSkipped:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SwapDeclined:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class WindowWon:
     window_id: int
     by: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class FinalWindowOpened:
     window_id: int
     eligible: tuple[int, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ClaimResolved:
     """A judged match. ``revealed`` holds the named cards; ``revealed_to`` says who may see them."""
@@ -307,6 +331,7 @@ class ClaimResolved:
     explanation: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PenaltyCardDealt:
     seat: int
@@ -315,12 +340,14 @@ class PenaltyCardDealt:
     visible_to_owner: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PenaltySkipped:
     seat: int
     reason: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class StockReshuffled:
     round: int
@@ -330,6 +357,7 @@ class StockReshuffled:
     salt: str | None  # server-only
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CallMade:
     seat: int
@@ -337,6 +365,7 @@ class CallMade:
     timing: str  # instead_of_turn | after_turn | automatic
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundRevealed:
     round: int
@@ -345,6 +374,7 @@ class RoundRevealed:
     orders: tuple[dict[str, Any], ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundScored:
     round: int

@@ -289,8 +289,8 @@ class _LeastScore:
     def start(self, players: int, options: Mapping[str, Any], key: bytes) -> tuple[Any, ...]:
         return start(players, options, key)
 
-    def parse_command(self, data: Any) -> Any:
-        return codec.parse_command(data, COMMAND_TYPES)
+    # remembered per JSON form: domain.codec.CommandParser (called as it is, not as a method)
+    parse_command = codec.CommandParser(COMMAND_TYPES)
 
     # The module's functions themselves, not methods that call them: called for every command and event.
     decide = staticmethod(decide)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.errors import InvalidOptions
+from domain.frozen import fast_init
 from domain.messages import GameStarted, TurnTimedOut
 from domain.ruleset import COMMON_OPTIONS, OptionSpec, resolve_options
 from domain.rules.least_score_sets import SetRules
@@ -56,6 +57,7 @@ def resolve(raw: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
     return out
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Opts:
     """The resolved options, typed, for quick reads inside decide/evolve."""
@@ -102,6 +104,7 @@ class Opts:
 # --------------------------------------------------------------------------- commands
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Play:
     """Discard a legal set and take one card: ``"stock"`` or ``"open:<card>"`` (atomic, §4.3)."""
@@ -110,6 +113,7 @@ class Play:
     take: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Declare:
     """Declare ("Declarar"): reveal now, instead of playing (§4.5). A blind claim: never refused for being wrong."""
@@ -120,6 +124,7 @@ COMMAND_TYPES: dict[str, type] = {c.__name__: c for c in (Play, Declare, TurnTim
 # --------------------------------------------------------------------------- events
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundDealt:
     """A deal. ``order`` (the shuffled pack), ``stock`` and ``salt`` are server-only;
@@ -139,6 +144,7 @@ class RoundDealt:
     salt: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class StockReshuffled:
     """The dead pile became the stock; ``order`` and ``salt`` are server-only."""
@@ -151,6 +157,7 @@ class StockReshuffled:
     salt: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SetPlayed:
     """A ``Play``: ``card`` is the card taken, private to ``seat`` when ``take`` is the stock."""
@@ -166,6 +173,7 @@ class SetPlayed:
     timed_out: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CallMade:
     seat: int
@@ -173,6 +181,7 @@ class CallMade:
     turn_no: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundRevealed:
     """Every hand, every total and every shuffle of the round with its salt (public)."""
@@ -183,6 +192,7 @@ class RoundRevealed:
     orders: tuple[dict[str, Any], ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundScored:
     """The judged declaration (the ``CallJudged`` facts) and the round's scores."""
@@ -200,6 +210,7 @@ class RoundScored:
     explanation: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerEliminated:
     seat: int
@@ -208,6 +219,7 @@ class PlayerEliminated:
     eliminate_at: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TiebreakRound:
     """``common.tiebreak = play_another_round``: only ``seats`` play on (§2.9)."""
@@ -216,6 +228,7 @@ class TiebreakRound:
     explanation: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     winners: tuple[int, ...]

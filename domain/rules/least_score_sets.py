@@ -19,9 +19,9 @@ Decisions where RULES §4.4 is silent (see also the ruleset docstring):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
+from typing import NamedTuple
 
 from domain.cards import JOKER, Card
 
@@ -56,9 +56,13 @@ def timeout_key(card: Card) -> tuple[int, int, int]:
     return (value(card), RANK_NUM[card[:-1]], -SUIT_ORDER[card[-1]])
 
 
-@dataclass(frozen=True, slots=True)
-class SetRules:
-    """The options that change which sets are legal."""
+class SetRules(NamedTuple):
+    """The options that change which sets are legal.
+
+    A ``NamedTuple``: it is half the key of the set caches below, looked up on every play,
+    and a tuple hashes and compares in C (a dataclass's ``__hash__`` and ``__eq__`` are
+    Python calls).
+    """
 
     mixed_two_pairs: bool = False
     run_same_suit: bool = False

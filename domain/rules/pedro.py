@@ -138,12 +138,11 @@ def _draw(em: Emitter, seat: int, source: str, key: bytes) -> None:
 def _keep(em: Emitter, seat: int, cmd: Keep) -> None:
     s = em.s
     lay = s.layouts[seat]
-    occupied = lay.occupied()
     extra = tuple(cmd.also_discard)
-    if cmd.replace not in occupied:
+    if not lay.is_occupied(cmd.replace):
         raise InvalidCommand(f"replace: {cmd.replace!r} is not an occupied slot of yours")
     for x in extra:
-        if x not in occupied:
+        if not lay.is_occupied(x):
             raise InvalidCommand(f"also_discard: {x!r} is not an occupied slot of yours")
     if len(set(extra)) != len(extra) or cmd.replace in extra:
         raise InvalidCommand("also_discard: slots must be distinct and exclude replace")
@@ -303,8 +302,8 @@ class PedroRuleset:
     def start(self, players: int, options: Mapping[str, Any], key: bytes) -> tuple[Any, ...]:
         return start(players, options, key)
 
-    def parse_command(self, data: Any) -> Any:
-        return codec.parse_command(data, COMMANDS)
+    # remembered per JSON form: domain.codec.CommandParser (called as it is, not as a method)
+    parse_command = codec.CommandParser(COMMANDS)
 
     # The module's functions themselves, not methods that call them: called for every command and event.
     decide = staticmethod(decide)

@@ -28,9 +28,7 @@ class Emitter(BaseEmitter):
     state it leads to, so chains can read it. Pedro passes the chance key on its own."""
 
     __slots__ = ()
-
-    def __init__(self, state: State | None) -> None:
-        super().__init__(state, b"", MEMO)
+    memo = MEMO
 
     __call__ = BaseEmitter.emit
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from domain.frozen import fast_init
 from domain.messages import (
     CardsSwapped, Draw, GameStarted, SkipPower, SkipTurn, TurnSkipped, TurnStarted, TurnTimedOut,
 )
@@ -17,22 +18,26 @@ from domain.messages import (
 Target = tuple[int, str]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Keep:
     replace: str
     also_discard: tuple[str, ...] = ()
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Release:
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class UsePower6:
     target: tuple[int, str]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class UsePower5:
     """Default form ``{own, other}``; with ``power5_any_two`` the form ``{a, b}``."""
@@ -43,11 +48,13 @@ class UsePower5:
     b: tuple[int, str] | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CallPedro:
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PeekBottom:
     pass
@@ -59,6 +66,7 @@ COMMANDS: dict[str, type] = {c.__name__: c for c in (
 # --------------------------------------------------------------------------- events
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundDealt:
     """``order`` and ``salt`` are server-only; everything else is public."""
@@ -73,6 +81,7 @@ class RoundDealt:
     salt: str | None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardsShown:
     """Private to ``seat``: cards at locations, as (owner, slot, card)."""
@@ -82,6 +91,7 @@ class CardsShown:
     reason: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class StockReshuffled:
     round: int
@@ -92,6 +102,7 @@ class StockReshuffled:
     salt: str | None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardDrawn:
     seat: int
@@ -100,6 +111,7 @@ class CardDrawn:
     public: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardKept:
     """A plain exchange: ``card`` (the drawn card) into ``slot``; ``discarded`` goes face up."""
@@ -111,6 +123,7 @@ class CardKept:
     discarded: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ClaimResolved:
     """A judged multi-discard (RULES §3.4, §3.9)."""
@@ -131,6 +144,7 @@ class ClaimResolved:
     explanation: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardReleased:
     seat: int
@@ -139,6 +153,7 @@ class CardReleased:
     power: int | None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardPeeked:
     """Power 6: the location is public, the card private to ``seat``."""
@@ -148,6 +163,7 @@ class CardPeeked:
     card: str | None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PowerSkipped:
     seat: int
@@ -155,6 +171,7 @@ class PowerSkipped:
     reason: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TimeoutApplied:
     seat: int
@@ -162,6 +179,7 @@ class TimeoutApplied:
     step: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CallMade:
     seat: int
@@ -169,6 +187,7 @@ class CallMade:
     final_lap: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundRevealed:
     round: int
@@ -178,6 +197,7 @@ class RoundRevealed:
     orders: tuple[dict[str, Any], ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CallJudged:
     caller: int
@@ -187,6 +207,7 @@ class CallJudged:
     explanation: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundScored:
     round: int
@@ -201,6 +222,7 @@ class RoundScored:
     penalty_next: int | None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     winners: tuple[int, ...]

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain import cards
 from domain.errors import InvalidOptions
+from domain.frozen import fast_init, tuple_replacer
 from domain.ruleset import COMMON_OPTIONS, OptionSpec, resolve_options
 from domain.table import BASE_SLOTS, Layout, Notebook
 
@@ -122,6 +123,7 @@ def pack_count(options: Mapping[str, Any], players: int) -> int:
     return int(decks) if decks != "auto" else (1 if players <= 6 else 2)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Config:
     """Options turned into what the rules read often (derived, so replay rebuilds it equal)."""
@@ -238,8 +240,14 @@ AWAIT, HOLDING, POWER, BETWEEN, REVEAL, OVER = (
     "AWAIT_ACTION", "HOLDING", "POWER_PROMPT", "BETWEEN_TURNS", "REVEAL", "GAME_OVER")
 
 
-@dataclass(frozen=True)  # no slots: evolve copies it with domain.frozen.fast_replace
-class State:
+class State(NamedTuple):
+    """Everything the rules know: immutable, compared by value (the replay check).
+
+    A ``NamedTuple``, as Corte's and 4 Cartas' states are: evolve builds one per event, and
+    a tuple is copied with changes (:data:`with_`, ``domain.frozen.tuple_setter``) and read
+    field by field for less than a dataclass's ``__dict__``.
+    """
+
     cfg: Config
     options: dict[str, Any]
     players: int
@@ -267,3 +275,6 @@ class State:
     last_round: tuple[int, ...] | None = None
     orders: tuple[tuple[int, tuple[str, ...], str, str], ...] = ()
     winners: tuple[int, ...] | None = None
+
+
+with_ = tuple_replacer(State)  # ``s`` with some fields changed: ``with_(s, turn=1, step=AWAIT)``

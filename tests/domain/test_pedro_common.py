@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from domain.frozen import fast_replace as update
 from domain.rules.pedro import RULESET as R
 from domain.rules.pedro import game_result
+from domain.rules.pedro_model import with_ as update
 from tests.domain.test_pedro_fixtures import act, cards_of, of_type, one, refused, table
 
 TWO = [["3C", "KS", "4H", "7D"], ["9S", "9H", "9D", "8C"]]

@@ -20,9 +20,9 @@ import pytest
 from domain import simulation
 from domain.cards import is_card_code
 from domain.errors import RuleError
-from domain.frozen import fast_replace as update
 from domain.rules.pedro import RULESET as R
 from domain.rules.pedro_model import State
+from domain.rules.pedro_model import with_ as update
 from domain.table import Layout
 
 LEAK_OPTIONS: list[dict[str, Any]] = [
