@@ -37,6 +37,7 @@ class GameResult:
     violations: list[str] = field(default_factory=list)
     decide_evolve_seconds: float = 0.0
     decide_evolve_cpu_seconds: float = 0.0
+    commands: list[tuple[int, Any]] = field(default_factory=list)  # (seat, action as sent), in order
 
 
 def game_key(seed: int) -> bytes:
@@ -106,6 +107,7 @@ def play(
         result.decide_evolve_seconds += time.perf_counter() - t0
         result.decide_evolve_cpu_seconds += time.thread_time() - c0
         result.events.extend(new_events)
+        result.commands.append((seat, action))
         result.steps += 1
         if check_every and result.steps % check_every == 0:
             problem = conservation_violation(ruleset, state)
@@ -118,6 +120,20 @@ def play(
         result.violations.append("replay: folding the events gives another state")
     result.state = state
     return result
+
+
+def replay_commands(ruleset: Ruleset, players: int, options: Mapping[str, Any] | None, seed: int,
+                    commands: list[tuple[int, Any]]) -> Any:
+    """The state after dealing game ``seed`` and deciding and evolving ``commands`` (as
+    :func:`play` recorded them) back to back: the rules engine alone, with no bot between steps."""
+    key = game_key(seed)
+    resolved = ruleset.resolve_options(options or {}, players)
+    state = fold(ruleset, list(ruleset.start(players, resolved, key)))
+    decide, evolve, parse = ruleset.decide, ruleset.evolve, ruleset.parse_command
+    for seat, action in commands:
+        for event in decide(state, seat, parse(action), key):
+            state = evolve(state, event)
+    return state
 
 
 def check_legal_actions_accepted(ruleset: Ruleset, state: Any, seat: int, key: bytes) -> list[str]:
