@@ -26,6 +26,21 @@ def run_json(args: list[str]) -> dict[str, Any]:
     return json.loads(proc.stdout)  # type: ignore[no-any-return]
 
 
+def speed_gauge() -> float:
+    """Milliseconds of CPU a fixed pure-Python loop takes (the best of 5; lower is faster):
+    taken before, between and after the benchmarks, it shows whether the machine's speed
+    stayed the same during the run."""
+    import time
+
+    best = float("inf")
+    for _ in range(5):
+        c0, total = time.thread_time(), 0
+        for i in range(1_000_000):
+            total += i * i % 7
+        best = min(best, time.thread_time() - c0)
+    return round(best * 1000, 1)
+
+
 def plot(load: list[dict[str, Any]], length: dict[str, Any], path: Path) -> None:
     try:
         import matplotlib
@@ -104,7 +119,7 @@ def targets(rules: dict[str, Any], load: list[dict[str, Any]], length: dict[str,
 
 
 def render(store: dict[str, Any], rules: dict[str, Any], load: list[dict[str, Any]], length: dict[str, Any],
-           stream: dict[str, Any] | None, when: str) -> str:
+           stream: dict[str, Any] | None, when: str, gauges: list[float] | None = None) -> str:
     env = store["environment"]
     parts = [
         "# Benchmarks",
@@ -116,6 +131,11 @@ def render(store: dict[str, Any], rules: dict[str, Any], load: list[dict[str, An
         "Every figure comes from the commands below, run one after the other on the same machine and "
         "database server. Each can be run alone, and prints a table (or JSON with `--json`). Where the "
         "time goes, and what limits the targets not met: [docs/performance.md](docs/performance.md).",
+        "",
+        "This machine's speed changes during the day (other virtual machines share its host): compare "
+        "figures with the floors measured beside them in the same run. Speed gauge (ms of CPU for a fixed "
+        "Python loop, lower is faster) before, between and after the benchmarks: "
+        + (", ".join(str(g) for g in gauges) if gauges else "not taken") + ".",
         "",
         "## Targets (issue 7) against this run",
         "",
@@ -134,8 +154,8 @@ def render(store: dict[str, Any], rules: dict[str, Any], load: list[dict[str, An
         "## `facedown bench rules` — the rules engine in-process",
         "",
         "decide+evolve per second on one core. Greedy bots play whole games; then their commands are "
-        "replayed through the rules engine alone (deal, parse, decide, evolve, back to back, timed as a whole; "
-        "the replay must end in the played states): per wall-clock second, and per second of the thread's "
+        "replayed through the rules engine alone (deal, parse, decide, evolve, back to back, timed as a whole, "
+        "the fastest of three replays; each must end in the played states): per wall-clock second, and per second of the thread's "
         "CPU time, which a busy machine distorts less. Beside it, the same steps timed one by one while the "
         "bots played: each step then pays two timer reads and runs with the CPU caches full of the bots' "
         "views and legal actions.",
@@ -211,16 +231,21 @@ def render(store: dict[str, Any], rules: dict[str, Any], load: list[dict[str, An
 @click.option("--waiters", default=1000, show_default=True, type=click.IntRange(1, 100_000))
 def bench_report(clients: str, games_per_client: int, stream: bool, waiters: int) -> None:
     """Run every benchmark and regenerate BENCHMARKS.md and docs/benchmarks.png."""
+    gauges = [speed_gauge()]
     store = run_json(["store"])
     rules = run_json(["rules"])
+    gauges.append(speed_gauge())
     load = [run_json(["api", "--clients", c, "--games", str(int(c) * games_per_client)])
             for c in clients.split(",")]
+    gauges.append(speed_gauge())
     length = run_json(["length"])
     streamed = run_json(["stream", "--waiters", str(waiters)]) if stream else None
+    gauges.append(speed_gauge())
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     (ROOT / "docs").mkdir(exist_ok=True)
     plot(load, length, ROOT / "docs" / "benchmarks.png")
-    (ROOT / "BENCHMARKS.md").write_text(render(store, rules, load, length, streamed, when))
+    (ROOT / "BENCHMARKS.md").write_text(render(store, rules, load, length, streamed, when, gauges))
     (ROOT / "docs" / "benchmarks.json").write_text(json.dumps(
-        {"store": store, "rules": rules, "api": load, "length": length, "stream": streamed}, indent=1))
+        {"store": store, "rules": rules, "api": load, "length": length, "stream": streamed,
+         "speed_gauge_ms": gauges}, indent=1))
     click.echo("wrote BENCHMARKS.md, docs/benchmarks.png and docs/benchmarks.json")

@@ -81,3 +81,24 @@ def test_bench_stream_wakes_every_waiter(server_url: str) -> None:
     for kind in ("poll", "sse"):
         wake = report["wake"][kind]
         assert wake["deliveries"] > 0 and wake["deliveries"] == wake["expected"], wake
+
+
+def test_bench_report_renders_every_benchmark_with_its_targets_and_floors(server_url: str, tmp_path: Any) -> None:
+    from service.bench_report import plot, render, speed_gauge
+
+    store = _bench("store", "--seconds", "0.5")
+    rules = _bench("rules", "--games", "1", "--repeats", "1")
+    load = [_bench("api", "--clients", "1", "--games", "1", "--seconds", "0.5")]
+    length = _bench("length", "--lengths", "50,150", "--games", "1", "--commands", "2", "--views", "2")
+    gauge = speed_gauge()
+    assert gauge > 0
+    text = render(store, rules, load, length, None, "today", [gauge, gauge])
+    targets = text.split("## Targets (issue 7) against this run", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in targets.splitlines() if line.startswith("| ") and not line.startswith("| benchmark")]
+    assert [r.split(" | ")[0] for r in rows] == ["| api", "| length", "| rules"]
+    assert all(r.endswith("| yes |") or r.endswith("| no |") for r in rows)
+    assert "stack floor" in rows[0] and f"{gauge}, {gauge}" in text
+    for ruleset in ("corte", "cuatro-cartas", "pedro", "least-score"):
+        assert f"| {ruleset} | " in text
+    plot(load, length, tmp_path / "plot.png")
+    assert (tmp_path / "plot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
