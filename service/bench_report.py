@@ -27,18 +27,22 @@ def run_json(args: list[str]) -> dict[str, Any]:
 
 
 def speed_gauge() -> float:
-    """Milliseconds of CPU a fixed pure-Python loop takes (the best of 5; lower is faster):
-    taken before, between and after the benchmarks, it shows whether the machine's speed
-    stayed the same during the run."""
+    """Milliseconds of CPU to replay one fixed Corte game through the rules engine (the best of
+    7; lower is faster): taken before, between and after the benchmarks, it shows whether the
+    machine's speed stayed the same during the run."""
     import time
 
+    from domain import rules
+    from domain.simulation import play, replay_commands
+
+    corte = rules.get("corte")
+    commands = play(corte, 4, {}, 1, "greedy", check_every=0).commands
     best = float("inf")
-    for _ in range(5):
-        c0, total = time.thread_time(), 0
-        for i in range(1_000_000):
-            total += i * i % 7
+    for _ in range(7):
+        c0 = time.thread_time()
+        replay_commands(corte, 4, {}, 1, commands)
         best = min(best, time.thread_time() - c0)
-    return round(best * 1000, 1)
+    return round(best * 1000, 2)
 
 
 def plot(load: list[dict[str, Any]], length: dict[str, Any], path: Path) -> None:
@@ -133,8 +137,8 @@ def render(store: dict[str, Any], rules: dict[str, Any], load: list[dict[str, An
         "time goes, and what limits the targets not met: [docs/performance.md](docs/performance.md).",
         "",
         "This machine's speed changes during the day (other virtual machines share its host): compare "
-        "figures with the floors measured beside them in the same run. Speed gauge (ms of CPU for a fixed "
-        "Python loop, lower is faster) before, between and after the benchmarks: "
+        "figures with the floors measured beside them in the same run. Speed gauge (ms of CPU to replay one "
+        "fixed Corte game, lower is faster) before, between and after the benchmarks: "
         + (", ".join(str(g) for g in gauges) if gauges else "not taken") + ".",
         "",
         "## Targets (issue 7) against this run",
