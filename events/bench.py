@@ -27,12 +27,19 @@ def percentile(sorted_values: list[float], p: float) -> float:
 
 def _run_threads(threads: int, seconds: float, op_factory: Callable[[int], Callable[[], None]]) -> dict[str, Any]:
     latencies: list[list[float]] = [[] for _ in range(threads)]
-    barrier = threading.Barrier(threads + 1)
+    # two barriers: every thread's set-up (its game, its warm events) ends before the clock
+    # starts, and the clock starts before any thread reads the stop time
+    ready, go = threading.Barrier(threads + 1), threading.Barrier(threads + 1)
     stop_at = [0.0]
 
     def worker(t: int) -> None:
-        op = op_factory(t)
-        barrier.wait()
+        try:
+            op = op_factory(t)
+        except BaseException:
+            ready.abort()  # the main thread's wait raises instead of waiting for ever
+            raise
+        ready.wait()
+        go.wait()
         lat = latencies[t]
         while time.perf_counter() < stop_at[0]:
             t0 = time.perf_counter()
@@ -42,9 +49,10 @@ def _run_threads(threads: int, seconds: float, op_factory: Callable[[int], Calla
     pool = [threading.Thread(target=worker, args=(t,)) for t in range(threads)]
     for th in pool:
         th.start()
-    stop_at[0] = time.perf_counter() + seconds
+    ready.wait()
     start = time.perf_counter()
-    barrier.wait()
+    stop_at[0] = start + seconds
+    go.wait()
     for th in pool:
         th.join()
     elapsed = time.perf_counter() - start

@@ -248,6 +248,7 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
                      "database": "embedded" if embedded else "DATABASE_URL"},
         "environment": environment(),
         "units": {"per_second": "commands/s (api, stack floor: while every client plays; peer) or INSERTs/s (floor)",
+                  "mean_events_loaded": "events the peer replayed per command (mean)",
                   "per_second_whole_run": "commands/s from the first request to the last answer",
                   "*_ms": "milliseconds",
                   "cpu_ms_per_command": "ms of CPU per command of the server's processes, of every postgres"
@@ -275,7 +276,8 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
     click.echo(f"  floor INSERTs/s       {floor['per_second']:>10}   (plain psycopg, {clients} threads)")
     click.echo(f"  stack floor cmds/s    {stack['per_second']:>10}   (gunicorn + Flask + one statement per request,"
                f" same clients and mix; p50 {stack['commands_latency']['p50_ms']} ms)")
-    click.echo(f"  peer commands/s       {peer['per_second']:>10}   (eventsourcing load+event+save)")
+    click.echo(f"  peer commands/s       {peer['per_second']:>10}   (eventsourcing load+event+save,"
+               f" {peer['mean_events_loaded']} events loaded per command)")
     click.echo(f"  api / floor           {report['ratios']['api_to_floor']:>10}")
     click.echo(f"  api / stack floor     {report['ratios']['api_to_stack_floor']:>10}")
     for label, part in (("api", api), ("stack floor", stack)):
