@@ -30,19 +30,13 @@ def speed_gauge() -> float:
     """Milliseconds of CPU to replay one fixed Corte game through the rules engine (the best of
     7; lower is faster): taken before, between and after the benchmarks, it shows whether the
     machine's speed stayed the same during the run."""
-    import time
-
     from domain import rules
-    from domain.simulation import play, replay_commands
+    from domain.simulation import fastest_replay, play
 
     corte = rules.get("corte")
     commands = play(corte, 4, {}, 1, "greedy", check_every=0).commands
-    best = float("inf")
-    for _ in range(7):
-        c0 = time.thread_time()
-        replay_commands(corte, 4, {}, 1, commands)
-        best = min(best, time.thread_time() - c0)
-    return round(best * 1000, 2)
+    _, cpu, _ = fastest_replay(corte, 4, {}, [(1, commands)], repeats=7)
+    return round(cpu * 1000, 2)
 
 
 def plot(load: list[dict[str, Any]], length: dict[str, Any], path: Path) -> None:

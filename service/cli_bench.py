@@ -106,10 +106,8 @@ def bench_rules(games: int, players: int, bot: str, seed: int, repeats: int, as_
     bots play are reported beside it: there every step pays for two timer reads and runs
     with the caches full of the bots' views and legal actions. The replay runs ``repeats``
     times and the fastest counts (the least disturbed by the rest of the machine)."""
-    import time
-
     from domain import rules
-    from domain.simulation import play, replay_commands
+    from domain.simulation import fastest_replay, play
 
     rows = []
     for name in rules.names():
@@ -125,12 +123,8 @@ def bench_rules(games: int, players: int, bot: str, seed: int, repeats: int, as_
             seconds += result.decide_evolve_seconds
             cpu += result.decide_evolve_cpu_seconds
             played.append((seed + i, result.commands, result.state))
-        replay_seconds = replay_cpu = float("inf")
-        for _ in range(repeats):  # the least disturbed of the replays: this machine's speed wanders
-            w0, c0 = time.perf_counter(), time.thread_time()
-            finals = [replay_commands(ruleset, players, {}, s, commands) for s, commands, _ in played]
-            replay_seconds = min(replay_seconds, time.perf_counter() - w0)
-            replay_cpu = min(replay_cpu, time.thread_time() - c0)
+        replay_seconds, replay_cpu, finals = fastest_replay(
+            ruleset, players, {}, [(s, commands) for s, commands, _ in played], repeats)
         if any(final != state for final, (_, _, state) in zip(finals, played)):
             raise click.ClickException(f"{name}: replaying the recorded commands gave another state")
         rows.append({"ruleset": name, "games": games, "commands": steps, "events": events,

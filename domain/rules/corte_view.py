@@ -174,8 +174,6 @@ def awaiting(s: State) -> tuple[int, ...]:
 # ---------------------------------------------------------------- view
 
 
-
-
 def summary(s: State) -> JSON:
     return {"round": s.round, "phase": s.phase, "turn": _turn(s), "dealer": s.dealer,
             "scores": list(s.scores), "turn_no": s.turn_no}
