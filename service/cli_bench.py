@@ -183,46 +183,30 @@ def _latency(values: list[float]) -> dict[str, float]:
 def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: str, workers: int | None,
               threads: int, seconds: float, as_json: bool) -> None:
     """Whole games over HTTP by C bot clients, beside the INSERT floor and the eventsourcing peer."""
-    import multiprocessing
-
     from events.bench import plain_inserts
     try:
         from events.bench_peer import peer_commands
     except ModuleNotFoundError as exc:
         raise click.ClickException(f"{exc.name} is missing: install the bench extra, pip install -e '.[bench]'") from exc
     from events.db import Database
-    from service.bench_cpu import CpuMeter
-    from service.bench_http import Server, client, steady_rate
+    from service.bench_http import Server, client
 
     workers = workers or os.cpu_count() or 2
     scratch, drop, embedded = _scratch()
     try:
         per_client = [games // clients + (1 if i < games % clients else 0) for i in range(clients)]
-        jobs = [(None, ruleset_name, players, {}, bot, n, 1000 + i) for i, n in enumerate(per_client) if n]
         with Server(scratch, workers=workers, threads=threads) as server:
-            jobs = [(server.url, *j[1:]) for j in jobs]
-            ctx = multiprocessing.get_context("spawn")
-            with ctx.Pool(len(jobs)) as pool:
-                assert server.proc is not None
-                meter = CpuMeter(server.proc.pid)
-                results = pool.map(client, jobs)
-                cpu = meter.stop(sum(r.commands for r in results), sum(r.cpu_seconds for r in results))
-            # from the first client's first request to the last client's last response
-            elapsed = max(r.ended for r in results) - min(r.started for r in results)
-        commands = sum(r.commands for r in results)
-        steady = steady_rate(results)
-        views = sum(len(r.view_ms) for r in results)
-        errors = [e for r in results for e in r.errors]
-        api = {"workload": "api", "clients": clients, "games": sum(r.games for r in results),
-               "commands": commands, "per_second": round(steady[0], 1), "steady_seconds": round(steady[1], 2),
+            jobs = [(server.url, ruleset_name, players, {}, bot, n, 1000 + i) for i, n in enumerate(per_client) if n]
+            results, played = _run_clients(server, client, jobs)
+        # from the first client's first request to the last client's last response
+        elapsed = max(r.ended for r in results) - min(r.started for r in results)
+        commands, views = played["commands"], played["views"]
+        api = {"workload": "api", "clients": clients, **played, "games": sum(r.games for r in results),
                "per_second_whole_run": round(commands / elapsed, 1),
-               "views": views, "views_per_command": round(views / max(commands, 1), 3),
+               "views_per_command": round(views / max(commands, 1), 3),
                "command_answer_bytes": round(sum(r.command_bytes for r in results) / max(commands, 1)),
                "view_bytes": round(sum(r.view_bytes for r in results) / max(views, 1)),
-               "commands_latency": _latency([x for r in results for x in r.command_ms]),
-               "views_latency": _latency([x for r in results for x in r.view_ms]),
-               "errors": len(errors), "error_samples": errors[:5], "seconds": round(elapsed, 2),
-               "cpu_ms_per_command": cpu}
+               "seconds": round(elapsed, 2)}
         stack = _stack_floor(scratch, clients, workers, threads, seconds, api)
         db = Database(scratch, min_size=clients, max_size=clients)
         try:
@@ -281,33 +265,42 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
     click.echo(f"  api / peer            {report['ratios']['api_to_peer']:>10}")
 
 
+def _run_clients(server: Any, play: Any, jobs: list[Any]) -> tuple[list[Any], dict[str, Any]]:
+    """Run one client process per job (``play(job)`` returns a ``ClientResult``) against the
+    running ``server``, and sum them up: commands, the rate while every client played,
+    views, latencies, errors and CPU per command (the server's tree, PostgreSQL, the clients)."""
+    import multiprocessing
+
+    from service.bench_cpu import CpuMeter
+    from service.bench_http import steady_rate
+
+    with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
+        assert server.proc is not None
+        meter = CpuMeter(server.proc.pid)
+        results = pool.map(play, jobs)
+        cpu = meter.stop(sum(r.commands for r in results), sum(r.cpu_seconds for r in results))
+    rate, steady_seconds = steady_rate(results)
+    errors = [e for r in results for e in r.errors]
+    return results, {
+        "commands": sum(r.commands for r in results),
+        "per_second": round(rate, 1), "steady_seconds": round(steady_seconds, 2),
+        "views": sum(len(r.view_ms) for r in results),
+        "commands_latency": _latency([x for r in results for x in r.command_ms]),
+        "views_latency": _latency([x for r in results for x in r.view_ms]),
+        "errors": len(errors), "error_samples": errors[:5], "cpu_ms_per_command": cpu}
+
+
 def _stack_floor(database_url: str, clients: int, workers: int, threads: int, seconds: float,
                  api: dict[str, Any]) -> dict[str, Any]:
     """The HTTP stack's floor (service/bench_floor.py) with the api run's clients, workers,
     threads, views per command and answer sizes, for ``seconds``."""
-    import multiprocessing
-
-    from service.bench_cpu import CpuMeter
     from service.bench_floor import FloorServer, floor_client
-    from service.bench_http import steady_rate
 
     with FloorServer(database_url, workers=workers, threads=threads, command_bytes=api["command_answer_bytes"],
                      view_bytes=api["view_bytes"]) as server:
         jobs = [(server.url, seconds, api["views_per_command"], i) for i in range(clients)]
-        with multiprocessing.get_context("spawn").Pool(clients) as pool:
-            assert server.proc is not None
-            meter = CpuMeter(server.proc.pid)
-            results = pool.map(floor_client, jobs)
-            cpu = meter.stop(sum(r.commands for r in results), sum(r.cpu_seconds for r in results))
-    commands = sum(r.commands for r in results)
-    rate, steady_seconds = steady_rate(results)
-    errors = [e for r in results for e in r.errors]
-    return {"workload": "stack floor", "clients": clients, "commands": commands,
-            "per_second": round(rate, 1), "steady_seconds": round(steady_seconds, 2),
-            "views": sum(len(r.view_ms) for r in results),
-            "commands_latency": _latency([x for r in results for x in r.command_ms]),
-            "views_latency": _latency([x for r in results for x in r.view_ms]),
-            "errors": len(errors), "error_samples": errors[:5], "cpu_ms_per_command": cpu}
+        _, played = _run_clients(server, floor_client, jobs)
+    return {"workload": "stack floor", "clients": clients, **played}
 
 
 @bench.command("length")
