@@ -119,6 +119,7 @@ def targets(rules: dict[str, Any], load: list[dict[str, Any]], length: dict[str,
 def render(store: dict[str, Any], rules: dict[str, Any], load: list[dict[str, Any]], length: dict[str, Any],
            stream: dict[str, Any] | None, when: str, gauges: list[float] | None = None) -> str:
     env = store["environment"]
+    peer = load[0]["peer_eventsourcing"]
     parts = [
         "# Benchmarks",
         "",
@@ -153,7 +154,7 @@ def render(store: dict[str, Any], rules: dict[str, Any], load: list[dict[str, An
         "",
         "decide+evolve per second on one core. Greedy bots play whole games; then their commands are "
         "replayed through the rules engine alone (deal, parse, decide, evolve, back to back, timed as a whole, "
-        "the fastest of three replays; each must end in the played states): per wall-clock second, and per second of the thread's "
+        f"the fastest of {rules['settings']['replay_repeats']} replays; each must end in the played states): per wall-clock second, and per second of the thread's "
         "CPU time, which a busy machine distorts less. Beside it, the same steps timed one by one while the "
         "bots played: each step then pays two timer reads and runs with the CPU caches full of the bots' "
         "views and legal actions.",
@@ -168,7 +169,8 @@ def render(store: dict[str, Any], rules: dict[str, Any], load: list[dict[str, An
         "the public API, each seat with its own token, reading its view and posting one of its legal actions. "
         "In the same run and on the same database: the plain INSERT floor with C threads, the "
         "`eventsourcing` library's load + one event + save with C threads (the peer: each thread takes "
-        "its 128 aggregates in turn, each warmed with 50 events, about a short round, so that the "
+        f"its {peer['aggregates_per_thread']} aggregates in turn, each warmed with {peer['warm_events']} events, "
+        "about a short round, so that the "
         "aggregates the peer replays on every load grow little during the run), and the **stack "
         "floor**: the same load generator, request mix (views per command) and answer sizes against a "
         "minimal Flask app under the same gunicorn settings that does one plain single-row statement per "
