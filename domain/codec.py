@@ -54,6 +54,11 @@ def typed(obj: Any) -> dict[str, Any]:
     return {"type": type(obj).__name__, **to_json(obj)}
 
 
+def renamed(data: dict[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """``data`` with keys renamed by ``names`` (stored name -> presented name), in order."""
+    return {names.get(k, k): v for k, v in data.items()}
+
+
 def build(cls: type, data: Mapping[str, Any]) -> Any:
     """Rebuild a dataclass from its stored fields (no validation: stored data is trusted)."""
     return cls(**{k: from_json(v) for k, v in data.items()})
@@ -178,6 +183,22 @@ def _schema(cls: type) -> tuple[frozenset[str], tuple[_Field, ...]]:
     return frozenset(f.name for f in fields) | {"type"}, fields
 
 
+def expected(hint: Any) -> str:
+    """What a field's hint accepts, in words, for the message that refuses a value."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(expected(h) for h in typing.get_args(hint))
+    if origin is typing.Literal:
+        return "one of " + ", ".join(repr(v) for v in typing.get_args(hint)).replace("'", '"')
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return f"an array (at most 64) of {expected(args[0])}"
+        return "[" + ", ".join(expected(a) for a in args) + "]"
+    words = {type(None): "null", bool: "true or false", int: "an integer", str: "a string (at most 200 characters)"}
+    return words.get(hint, "a valid value")
+
+
 def parse_command(data: Any, command_types: Mapping[str, type]) -> Any:
     """Build a command object from its JSON form, or raise :class:`InvalidCommand`."""
     if type(data) is not dict and not isinstance(data, Mapping):
@@ -197,7 +218,8 @@ def parse_command(data: Any, command_types: Mapping[str, type]) -> Any:
             continue
         value = data[field]
         if not check(value):
-            raise InvalidCommand(f"{name}: field {field!r} has the wrong type or size")
+            hint = typing.get_type_hints(cls)[field]
+            raise InvalidCommand(f"{name}: field {field!r} must be {expected(hint)}, not {value!r}"[:400])
         values[field] = value if decode is None else decode(value)
     return cls(**values)
 

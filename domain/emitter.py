@@ -1,6 +1,7 @@
 """Collecting one command's events while folding each into the state as it goes."""
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from domain.memo import EvolveMemo
@@ -13,11 +14,13 @@ class Emitter:
     is the command's chance key. Every step is remembered in ``memo`` (see
     :mod:`domain.memo`) for the caller, who folds the same events again. Each ruleset
     subclasses it with its own ``memo`` (a class attribute, so that making one per command
-    is a single call).
+    is a single call). ``hooks`` (by event class) run after such an event is folded, and may
+    emit more events (the standing orders that an event cancels, :mod:`domain.orders`).
     """
 
     __slots__ = ("s", "events", "key", "_evolvers", "_steps")
     memo: ClassVar[EvolveMemo[Any]]
+    hooks: ClassVar[Mapping[type, Callable[[Any, Any], None]]] = {}
 
     def __init__(self, state: Any, key: bytes = b"") -> None:
         self.s = state
@@ -26,9 +29,12 @@ class Emitter:
         self._evolvers, self._steps = self.memo.recorder()
 
     def emit(self, event: Any) -> Any:
-        """Add ``event`` and fold it; the new state is ``s`` (and is returned)."""
+        """Add ``event`` and fold it (then its hook); the new state is ``s`` (and is returned)."""
         before = self.s
         self.s = after = self._evolvers[type(event)](before, event)
         self.events.append(event)
         self._steps[id(event)] = (before, event, after)
-        return after
+        hook = self.hooks.get(type(event))
+        if hook is not None:
+            hook(self, event)
+        return self.s

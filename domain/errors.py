@@ -2,7 +2,7 @@
 
 Each carries a stable ``code`` and an HTTP-like ``status`` so that the service can
 map it to a problem+json response without a table of its own per ruleset. The codes
-of RULES.md §2.5 rule 1 are used as written: ``no_window``, ``stale_window``,
+the rules name are used as they are written: ``no_window``, ``stale_window``,
 ``locked`` (409) and ``invalid`` (422).
 """
 from __future__ import annotations

@@ -16,6 +16,9 @@ from domain.frozen import fast_init
 
 # -- commands ---------------------------------------------------------------------------------
 
+#: Commands the service sends when a deadline passes (seat ``None``); a player's are refused.
+SYSTEM_COMMANDS = frozenset({"TurnTimedOut", "FinalWindowExpired"})
+
 
 @fast_init
 @dataclass(frozen=True, slots=True)
@@ -48,7 +51,7 @@ class Pass:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class TurnTimedOut:
-    """System command (seat ``None``): the turn deadline passed (RULES §2.11)."""
+    """System command (seat ``None``): the turn deadline passed."""
 
     seat: int
     turn_no: int
@@ -57,7 +60,7 @@ class TurnTimedOut:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class FinalWindowExpired:
-    """System command (seat ``None``): the final window's ``closesAt`` passed (RULES §2.6)."""
+    """System command (seat ``None``): the final window's ``closesAt`` passed."""
 
     window_id: int
 

@@ -122,6 +122,36 @@ def play(
     return result
 
 
+def play_in_seat_order(ruleset: Ruleset, players: int, options: Mapping[str, Any], key: bytes, bot: str,
+                       seed: int, max_steps: int = 20000) -> tuple[Any, list[tuple[int, Any]]]:
+    """A whole game driven as ``facedown_client.play_seats`` drives one over HTTP: the first seat in
+    seat order whose bot acts sends its command, then every seat looks again; seat ``s``
+    draws from ``random.Random(seed + s)``. With the game's key (the service's secret and the
+    seats' entropy) it makes the same moves as the same bots over the API. The final state
+    and the (seat, command) sent, in order."""
+    policy = bots.policy(ruleset.name, bot)
+    rngs = [random.Random(seed + s) for s in range(players)]
+    state = fold(ruleset, list(ruleset.start(players, options, key)))
+    sent: list[tuple[int, Any]] = []
+    while not ruleset.is_terminal(state) and len(sent) < max_steps:
+        awaited = set(ruleset.awaiting(state))
+        for seat in range(players):
+            actions = ruleset.legal_actions(state, seat)
+            if not actions:
+                continue
+            action = policy(ruleset.view(state, seat), actions, rngs[seat], seat in awaited)
+            if action is None and seat in awaited:
+                action = actions[rngs[seat].randrange(len(actions))]
+            if action is not None:
+                break
+        else:
+            raise RuntimeError("nobody acts and the game is not over")
+        for event in ruleset.decide(state, seat, ruleset.parse_command(action), key):
+            state = ruleset.evolve(state, event)
+        sent.append((seat, action))
+    return state, sent
+
+
 def replay_commands(ruleset: Ruleset, players: int, options: Mapping[str, Any] | None, seed: int,
                     commands: list[tuple[int, Any]]) -> Any:
     """The state after dealing game ``seed`` and deciding and evolving ``commands`` (as

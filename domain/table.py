@@ -1,12 +1,12 @@
 """Table mechanics shared by the layout games (Pedro, 4 Cartas, Corte).
 
 * A **layout** is an ordered list of slots ``A B C D`` then ``E1, E2, …``; each slot
-  holds one face-down card or is empty (``None``). Slots never move (RULES §2.3).
+  holds one face-down card or is empty (``None``). Slots never move.
 * The **notebook** records which seat can still locate which face-down card: a seat
   learns a location when it is shown the card there, the knowledge follows the card
   through public moves (swaps), and is lost when the card leaves unseen or is
-  replaced. It is what ``common.memory = notebook`` shows (RULES §2.4).
-* A **window** is a reaction window keyed to one discard (RULES §2.6).
+  replaced. It is what ``common.memory = notebook`` shows.
+* A **window** is a reaction window keyed to one discard.
 * Stock and discard pile are tuples; index 0 of the stock is its top, the last item
   of the discard pile is its top.
 """
@@ -160,7 +160,7 @@ class Window:
         return Window(self.id, self.card, self.won_by, self.final, self.passed | {seat})
 
     def as_final(self) -> Window:
-        """The same window, now the final window F of the round (RULES §2.6)."""
+        """The same window, now the final window F of the round."""
         return Window(self.id, self.card, self.won_by, True, self.passed)
 
 

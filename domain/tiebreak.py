@@ -1,4 +1,4 @@
-"""``common.tiebreak`` (RULES §2.9): who wins when several seats are level for the game."""
+"""``common.tiebreak``: who wins when several seats are level for the game."""
 from __future__ import annotations
 
 from collections.abc import Sequence

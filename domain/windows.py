@@ -1,6 +1,6 @@
 """Reaction-window helpers shared by the snap/match games (Corte, 4 Cartas).
 
-Only public checks live here (RULES §2.5 rule 1, §2.6): whether a claim may name a
+Only public checks live here: whether a claim may name a
 window, and where a penalty card may go. None of these functions reads a hidden card,
 so a ruleset can run them all before it looks at the claimed card.
 """
@@ -15,7 +15,7 @@ EMPTY_PREFIX = "empty:"
 
 def require_window(window: Window | None, window_id: int, *, in_power: bool = False,
                    passed_by: int | None = None, reject_won: bool = False) -> Window:
-    """The current window if a claim may name ``window_id``, else the 409 of RULES §2.6.
+    """The current window if a claim may name ``window_id``, else its 409 refusal.
 
     ``in_power``: a power is being resolved, so there is no current window.
     ``passed_by``: the claimant, refused if it already passed this (final) window.

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,11 +15,13 @@ import orjson
 import psycopg
 from psycopg import errors as pgerr
 from psycopg.types.json import set_json_dumps
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
-from events.errors import AppendOnly, InvalidData, StoreError, StoreUnavailable
+from events.errors import AppendOnly, Duplicate, InvalidData, StoreError, StoreUnavailable
 
 SERVICE_ROLE = "facedown_app"
+_SHARD_SUFFIX = re.compile(r"_1\d{5,}$")  # Citus numbers shards from 102008 up
+_CONSTRAINT = re.compile(r'unique constraint "([^"]+)"')
 
 
 @contextlib.contextmanager
@@ -28,6 +31,12 @@ def translated() -> Iterator[None]:
         yield
     except pgerr.InsufficientPrivilege as exc:
         raise AppendOnly(str(exc).splitlines()[0]) from exc
+    except pgerr.UniqueViolation as exc:
+        # on a Citus cluster the violated index is a shard's, named "<index>_<shard id>", and
+        # the error relayed from a worker may carry the name in its message only
+        quoted = _CONSTRAINT.search(str(exc))
+        name = _SHARD_SUFFIX.sub("", exc.diag.constraint_name or (quoted.group(1) if quoted else ""))
+        raise Duplicate(name, str(exc).splitlines()[0]) from exc
     except (pgerr.UntranslatableCharacter, pgerr.CharacterNotInRepertoire, pgerr.InvalidTextRepresentation,
             pgerr.NumericValueOutOfRange, pgerr.DataException) as exc:
         raise InvalidData(str(exc).splitlines()[0]) from exc
@@ -65,18 +74,42 @@ def _act_as_service_role(conn: psycopg.Connection[Any]) -> None:
 class Database:
     """A connection pool for one database URL."""
 
-    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10, service_role: bool = True) -> None:
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10, service_role: bool = True,
+                 timeout: float = 1.5, outage_timeout: float = 0.5) -> None:
         self.url = url
+        self.outage_timeout = min(outage_timeout, timeout)
+        self._outage = False  # a connection failed, and none has worked since
+        self._errors_seen = 0  # the pool's failed connection attempts, when a request last failed
         with translated():
+            # ``timeout``: how long a request waits for a connection. While the database is
+            # away, requests fail fast (StoreUnavailable: 503) instead of hanging; the pool
+            # reconnects in the background and requests succeed again once it is back.
             self.pool: ConnectionPool[Any] = ConnectionPool(
-                url, min_size=min_size, max_size=max_size, open=True,
-                kwargs={"autocommit": True}, configure=lambda conn: _configure(conn, service_role),
+                url, min_size=min_size, max_size=max_size, open=True, timeout=timeout,
+                kwargs={"autocommit": True, "connect_timeout": max(1, round(timeout))},
+                configure=lambda conn: _configure(conn, service_role),
             )
 
     @contextlib.contextmanager
     def connection(self) -> Iterator[psycopg.Connection[Any]]:
-        with translated(), self.pool.connection() as conn:
-            yield conn
+        # While the database is known to be away, wait for a connection only briefly: the pool
+        # reconnects in the background, and a client should have its 503 at once, not after
+        # the whole wait (which a pool that is only busy still gets).
+        try:
+            with translated(), self.pool.connection(self.outage_timeout if self._outage else None) as conn:
+                yield conn
+        except StoreUnavailable as exc:
+            self._failed(exc)
+            raise
+        if self._outage:
+            self._outage = False
+
+    def _failed(self, exc: StoreUnavailable) -> None:
+        """An outage: a connection broke or could not be made (a busy pool's timeout is none)."""
+        errors = self.pool.get_stats().get("connections_errors", 0)
+        if not isinstance(exc.__cause__, PoolTimeout) or errors > self._errors_seen:
+            self._outage = True
+        self._errors_seen = errors
 
     def close(self) -> None:
         self.pool.close()

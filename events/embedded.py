@@ -143,10 +143,12 @@ class EmbeddedPostgres:
             _LIVE.add(self)
             return dsn
 
-    def stop(self, force: bool = False) -> None:
+    def stop(self, force: bool = False, wait: float = 0.0) -> None:
         """Stop the server (``pg_ctl stop -m fast``) unless another process still uses it.
 
-        ``force=True`` stops it even then.  Safe to call when it is not running.
+        ``force=True`` stops it even then.  ``wait``: seconds to let other users finish (a
+        server's worker processes that are still dying hold the lock for a moment).  Safe to
+        call when it is not running.
         """
         with self._mutex:
             if self._users is not None and self._owner_pid == os.getpid():
@@ -159,8 +161,11 @@ class EmbeddedPostgres:
             with Flock(self._sidecar(".lock")):
                 users = Flock(self._sidecar(".users"))
                 try:
-                    if not force and not users.acquire(fcntl.LOCK_EX | fcntl.LOCK_NB):
-                        return  # someone else is still connected through us
+                    deadline = time.monotonic() + wait
+                    while not force and not users.acquire(fcntl.LOCK_EX | fcntl.LOCK_NB):
+                        if time.monotonic() >= deadline:
+                            return  # someone else is still connected through us
+                        time.sleep(0.1)
                     info = read_pidfile(self.data_dir)
                     if info is None or not is_postmaster_of(info.pid, self.data_dir):
                         return

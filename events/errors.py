@@ -14,6 +14,15 @@ class InvalidData(StoreError):
     """The data cannot be stored (for example a NUL character in a string)."""
 
 
+class Duplicate(StoreError):
+    """A unique constraint of a read model refused the write (say a handle already taken);
+    the append it was part of did not happen."""
+
+    def __init__(self, constraint: str, message: str) -> None:
+        super().__init__(message)
+        self.constraint = constraint
+
+
 class ConcurrencyError(StoreError):
     """The stream is not at the expected version; nothing was written."""
 

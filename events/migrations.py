@@ -1,13 +1,16 @@
 """Forward-only SQL migrations from ``sql/NNN_name.sql``, each applied once, in order.
 
 Concurrent starters are serialised by a session advisory lock, so two processes
-starting at once apply each file exactly once.
+starting at once apply each file exactly once. On a Citus coordinator the tables and
+functions are then distributed (:mod:`events.citus`); on plain PostgreSQL nothing more.
 """
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
+from events import citus
 from events.db import connect, translated
 
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
@@ -43,13 +46,31 @@ def upgrade(url: str, sql_dir: Path = SQL_DIR) -> list[str]:
                 " name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
             )
             have = {r[0] for r in conn.execute("SELECT name FROM schema_migrations")}
+            on_citus = citus.installed(conn)
             for path in migration_files(sql_dir):
                 if path.name in have:
                     continue
+                if on_citus:
+                    citus.owner_may_log_in(conn)
                 with conn.transaction():
+                    if _owner_role_applies(conn):
+                        # once 008 has handed the schema to the owner role, every later
+                        # migration runs as it: new objects are the owner's, never the login's
+                        conn.execute("SET LOCAL ROLE facedown_owner")
                     conn.execute(path.read_text())  # type: ignore[arg-type]
                     conn.execute("INSERT INTO schema_migrations (name) VALUES (%s)", (path.name,))
                 done_now.append(path.name)
+            if on_citus and citus.is_coordinator(conn):
+                # new tables and functions take their place on the cluster (idempotent)
+                done_now.extend(f"citus: {step}" for step in citus.distribute(url, functions=bool(done_now)))
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_KEY,))
     return done_now
+
+
+def _owner_role_applies(conn: Any) -> bool:
+    row = conn.execute(
+        "SELECT t.tableowner = 'facedown_owner' AND current_user <> 'facedown_owner'"
+        " AND pg_has_role(current_user, 'facedown_owner', 'MEMBER')"
+        " FROM pg_tables t WHERE t.schemaname = 'public' AND t.tablename = 'streams'").fetchone()
+    return bool(row and row[0])

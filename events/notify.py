@@ -1,6 +1,6 @@
 """Wake-up hints through LISTEN/NOTIFY: a batching sender and a listener.
 
-NOTIFY is a hint, not a delivery (DESIGN.md): it is lost on disconnect, capped at
+NOTIFY is a hint, not a delivery: it is lost on disconnect, capped at
 8,000 bytes, and a notifying commit takes a database-wide lock. So:
 
 * :class:`Notifier` sends hints *after* the append has committed, from its own
@@ -136,10 +136,11 @@ class Waiters:
         for event in targets:
             event.set()
 
-    def watch(self, stream_id: str) -> Watch:
+    def watch(self, stream_id: str, *more: str) -> Watch:
         """Register *before* re-checking the database, so that a hint landing between the
-        check and the wait is not lost: ``with waiters.watch(s) as w: check; w.wait(t)``."""
-        return Watch(self, stream_id)
+        check and the wait is not lost: ``with waiters.watch(s) as w: check; w.wait(t)``.
+        With several streams, a hint for any of them wakes the waiter (a list of games)."""
+        return Watch(self, stream_id, *more)
 
     def _add(self, stream_id: str, event: threading.Event) -> None:
         with self._lock:
@@ -169,19 +170,22 @@ class Waiters:
 class Watch:
     """One waiter's registration for a stream, held across re-checks (see :meth:`Waiters.watch`)."""
 
-    __slots__ = ("_waiters", "stream_id", "event")
+    __slots__ = ("_waiters", "stream_id", "stream_ids", "event")
 
-    def __init__(self, waiters: Waiters, stream_id: str) -> None:
+    def __init__(self, waiters: Waiters, stream_id: str, *more: str) -> None:
         self._waiters = waiters
         self.stream_id = stream_id
+        self.stream_ids = (stream_id, *more)
         self.event = threading.Event()
 
     def __enter__(self) -> Watch:
-        self._waiters._add(self.stream_id, self.event)
+        for sid in self.stream_ids:
+            self._waiters._add(sid, self.event)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._waiters._remove(self.stream_id, self.event)
+        for sid in self.stream_ids:
+            self._waiters._remove(sid, self.event)
 
     def wait(self, timeout: float) -> bool:
         """True if woken by a hint (or a reconnect) within ``timeout``; re-arms for the next."""

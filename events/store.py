@@ -5,7 +5,7 @@ the writing transaction's id (``xid8``) and only below the oldest transaction st
 running (``pg_snapshot_xmin(pg_current_snapshot())``): a transaction that drew an
 earlier id but commits later is still running while the reader passes, so the
 reader stops short of it instead of skipping it. Positions such as a bigserial are
-not commit-ordered and would skip it (DESIGN.md, "Gaps").
+not commit-ordered and would skip it.
 """
 from __future__ import annotations
 
@@ -71,6 +71,7 @@ class Loaded:
     head: bytes
     snapshot: Snapshot | None
     events: list[RecordedEvent]
+    kind: str = "game"
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -88,7 +89,7 @@ _COLUMNS = "stream_id, version, type, schema_version, data, metadata, recorded_a
 # The stream row and its snapshot, with the events newer than the snapshot (if any)
 # joined on: one row per newer event, or one row with NULL event columns.
 _LOAD_SQL = (
-    "SELECT s.version, s.head, sn.version, sn.fingerprint, sn.state,"
+    "SELECT s.version, s.head, sn.version, sn.fingerprint, sn.state, s.kind,"
     " e.stream_id, e.version, e.type, e.schema_version, e.data, e.metadata, e.recorded_at, e.prev_hash, e.hash"
     " FROM streams s"
     " LEFT JOIN snapshots sn ON sn.stream_id = s.stream_id AND sn.fingerprint = %s"
@@ -101,7 +102,7 @@ _LOAD_SQL = (
 # The same, for a caller that holds the stream up to a version: the events after it, and the
 # snapshot only if it is more than max_gap versions newer than what the caller holds.
 _LOAD_SINCE_SQL = (
-    "SELECT s.version, s.head, sn.version, sn.fingerprint, sn.state,"
+    "SELECT s.version, s.head, sn.version, sn.fingerprint, sn.state, s.kind,"
     " e.stream_id, e.version, e.type, e.schema_version, e.data, e.metadata, e.recorded_at, e.prev_hash, e.hash"
     " FROM streams s"
     " LEFT JOIN snapshots sn ON sn.stream_id = s.stream_id AND sn.fingerprint = %s AND sn.version > %s + %s"
@@ -132,7 +133,7 @@ class EventStore:
         snapshot: Snapshot | None = None,
         kind: str = "game",
         notify: bool = True,
-        projections: Sequence[tuple[str, Sequence[Any]]] = (),
+        effects: Sequence[Mapping[str, Any]] = (),
     ) -> AppendResult:
         """Append ``events`` if the stream is at ``expected_version``, in one call.
 
@@ -140,9 +141,9 @@ class EventStore:
         ``command_id`` returns the first result with ``duplicate=True`` and appends
         nothing; with another ``request_hash`` it raises :class:`IdempotencyConflict`.
         ``notify=False`` leaves the wake-up hint to a :class:`events.notify.Notifier`.
-        ``projections`` are SQL statements (with their parameters) that update read
-        models in the same statement and transaction, run only if the append happened;
-        they may read the append's result from the CTE ``appended``.
+        ``effects`` are the read-model writes of this append (the game index, the players'
+        projection, notifications and their webhook outbox: see ``sql/007_append_effects.sql``),
+        applied by the append function in the same transaction, only if the append happened.
         """
         payload = [
             {
@@ -157,16 +158,11 @@ class EventStore:
         params: list[Any] = [
             stream_id, kind, expected_version, command_id, request_hash, Jsonb(payload),
             snapshot.fingerprint if snapshot else None, snapshot.state if snapshot else None, notify,
+            Jsonb(list(effects)) if effects else None,
         ]
-        sql = "SELECT * FROM fd_append(%s, %s, %s, %s, %s, %s, %s, %s, %s)"
-        if projections:
-            # one round trip and one commit for the log and its read models
-            ctes = "".join(f", projected_{i} AS ({p[0]})" for i, p in enumerate(projections))
-            sql = f"WITH appended AS ({sql}){ctes} SELECT * FROM appended"
-            for p in projections:
-                params.extend(p[1])
+        # one round trip and one commit for the log and its read models
         with self.db.connection() as conn:
-            row = conn.execute(sql, params).fetchone()
+            row = conn.execute("SELECT * FROM fd_append(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)", params).fetchone()
         assert row is not None
         status, version, head, first, last = row
         if status == "stale":
@@ -196,6 +192,21 @@ class EventStore:
         with self.db.connection() as conn:
             return [_recorded(r) for r in conn.execute(sql, params)]
 
+    def page(self, stream_id: uuid.UUID, after: int, limit: int) -> tuple[int, bytes, list[RecordedEvent]] | None:
+        """(version, head, up to ``limit`` events after ``after``) in one query; ``None`` if
+        there is no stream. What a reader that waits for news asks on every wake-up."""
+        with self.db.connection() as conn:
+            rows = conn.execute(
+                "SELECT s.version, s.head, " + ", ".join(f"e.{c.strip()}" for c in _COLUMNS.split(",")) +
+                # the stream id given twice, not only joined on: on a Citus cluster the planner
+                # then routes the statement to the stream's one shard
+                " FROM streams s LEFT JOIN LATERAL (SELECT * FROM events e WHERE e.stream_id = %s"
+                "  AND e.version > %s AND e.version <= s.version ORDER BY e.version LIMIT %s) e ON true"
+                " WHERE s.stream_id = %s ORDER BY e.version", (stream_id, after, limit, stream_id)).fetchall()
+        if not rows:
+            return None
+        return rows[0][0], bytes(rows[0][1]), [_recorded(r[2:]) for r in rows if r[2] is not None]
+
     def load(self, stream_id: uuid.UUID, fingerprint: str | None = None, since: int | None = None,
              max_gap: int = 64) -> Loaded | None:
         """Head, the snapshot if it was made by ``fingerprint``'s code, and the newer events.
@@ -215,10 +226,10 @@ class EventStore:
                 rows = conn.execute(_LOAD_SINCE_SQL, (fingerprint, since, max_gap, since, stream_id)).fetchall()
         if not rows:
             return None
-        version, head, snap_version, snap_fp, snap_state = rows[0][:5]
+        version, head, snap_version, snap_fp, snap_state, kind = rows[0][:6]
         snap = Snapshot(snap_version, snap_fp, bytes(snap_state)) if snap_state is not None else None
-        events = [_recorded(r[5:]) for r in rows if r[5] is not None]
-        return Loaded(version, bytes(head), snap, events)
+        events = [_recorded(r[6:]) for r in rows if r[6] is not None]
+        return Loaded(version, bytes(head), snap, events, kind)
 
     def verify(self, stream_id: uuid.UUID) -> int | None:
         """The first version whose stored hash does not match its content, or ``None``."""
@@ -249,3 +260,10 @@ class EventStore:
             return [], after
         last = rows[-1]
         return [_recorded(r) for r in rows], FeedCursor(int(last[9]), str(last[0]), last[1])
+
+
+def apply_effect(db: Database, stream_id: uuid.UUID, effect: dict[str, Any]) -> None:
+    """Apply one effect outside an append, as the owner: rebuilding a read model from the log
+    (the service's own role may not; its effects ride on its appends)."""
+    with db.connection() as conn:
+        conn.execute("SELECT fd_apply(%s, %s)", (stream_id, Jsonb(effect)))

@@ -8,11 +8,12 @@ from typing import Any
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
-from events import migrations
+from events import migrations, roles
 from events.db import Database
+from events.errors import StoreUnavailable
 from events.store import EventStore
 from service.config import Config
-from service.problems import Problem, from_exception, problem_response
+from service.problems import Problem, from_exception, problem_response, unavailable
 
 _HTTP_SLUGS = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found",
                405: "method-not-allowed", 406: "not-acceptable", 413: "payload-too-large",
@@ -40,7 +41,9 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
         migrations.upgrade(config.database_url)
     app = Flask("facedown")
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
-    db = Database(config.database_url, max_size=config.pool_size)
+    # the service's own login (not a superuser; sql/008), unless the operator named one
+    service_url = config.app_database_url or roles.service_url(config.database_url)
+    db = Database(service_url, max_size=config.pool_size, timeout=config.database_timeout_seconds)
     app.extensions["facedown"] = AppContext(config, db, EventStore(db))
     if config.rate_limit_per_second > 0:
         from service.ratelimit import RateLimiter, install
@@ -49,9 +52,10 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
                               clock=config.extra.get("monotonic", time.monotonic))
         install(app, limiter)
 
-    from service import audit, health
+    from service import audit, health, web
 
     app.register_blueprint(health.bp)
+    web.register(app)
     audit.register(app)
     try:
         from service.api import register  # the game API (its own module)
@@ -64,6 +68,12 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
     @app.errorhandler(Problem)
     def _problem(exc: Problem) -> Response:
         return from_exception(exc)
+
+    @app.errorhandler(StoreUnavailable)
+    def _unavailable(exc: StoreUnavailable) -> Response:
+        # fail fast while the database is away: clients retry, waiters and streams resume
+        app.logger.warning("database unavailable on %s %s: %s", request.method, request.path, exc)
+        return unavailable("the database cannot be reached; try again shortly")
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Response:

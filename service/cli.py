@@ -16,12 +16,19 @@ def main() -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64), help="gunicorn workers.")
-@click.option("--threads", default=32, show_default=True, type=click.IntRange(1, 1024), help="Threads per worker.")
-def serve(host: str, port: int, workers: int, threads: int) -> None:
+@click.option("--threads", default=32, show_default=True, type=click.IntRange(1, 1024),
+              help="Threads per worker (gthread only).")
+@click.option("--worker-class", default="gevent", show_default=True, type=click.Choice(["gevent", "gthread"]),
+              help="gevent: a greenlet per connection (thousands of idle clients); gthread: a thread per request.")
+def serve(host: str, port: int, workers: int, threads: int, worker_class: str) -> None:
     """Run the HTTP service under gunicorn (embedded PostgreSQL when DATABASE_URL is unset)."""
+    if worker_class == "gevent":
+        from service.greening import patch_for_gevent
+
+        patch_for_gevent()  # first: before anything imports psycopg
     from service.serve import serve as run
 
-    run(host, port, workers, threads, echo=lambda m: click.echo(m, err=True))
+    run(host, port, workers, threads, worker_class, echo=lambda m: click.echo(m, err=True))
 
 
 @main.group()
@@ -52,9 +59,26 @@ def db_upgrade() -> None:
         click.echo("applied: " + ", ".join(applied) if applied else "up to date")
 
 
+@db.command("distribute")
+@click.option("--shard-count", type=click.IntRange(1, 4096), default=None,
+              help="Shards per distributed table (default: Citus's citus.shard_count).")
+def db_distribute(shard_count: int | None) -> None:
+    """On a Citus coordinator: apply pending migrations, then distribute every table and the
+    append function by game (or player) id (docs/deployment-citus.md). Idempotent."""
+    from events import citus, migrations
+
+    with _database() as url:
+        applied = migrations.upgrade(url)
+        try:
+            done = [s for s in applied if s.startswith("citus: ")] + citus.distribute(url, shard_count)
+        except citus.NotCitus as exc:
+            raise click.ClickException(str(exc)) from exc
+        click.echo("\n".join(done) if done else "already distributed")
+
+
 @main.group()
 def deadlines() -> None:
-    """Turn and final-window deadlines (RULES §2.11); `facedown serve` sweeps by itself."""
+    """Turn and final-window deadlines (docs/rules/README.md); `facedown serve` sweeps by itself."""
 
 
 @deadlines.command("sweep")
@@ -75,12 +99,16 @@ def deadlines_sweep() -> None:
 
 def _register_optional_commands() -> None:
     """Sub-commands that live in their own modules."""
-    from service import bench_report, cli_audit, cli_bench, cli_simulate
+    from service import cli_audit, cli_clients, cli_simulate
+    from service.bench.cli import bench
+    from service.check.cli import check
 
     main.add_command(cli_simulate.simulate)
-    cli_bench.bench.add_command(bench_report.bench_report)
-    main.add_command(cli_bench.bench)
+    main.add_command(bench)
     main.add_command(cli_audit.audit)
+    main.add_command(cli_clients.bot)
+    main.add_command(cli_clients.conformance)
+    main.add_command(check)
 
 
 _register_optional_commands()

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import statistics
 import sys
+from collections import Counter
 from typing import Any
 
 import click
@@ -43,6 +44,7 @@ def run_simulation(ruleset_name: str, players: int, games: int, seed: int, bot: 
     ruleset = rules.get(ruleset_name)
     failures: dict[str, list[str]] = {name: [] for name in INVARIANTS}
     events = steps = rounds = 0
+    kinds: Counter[str] = Counter()
     seconds = cpu = 0.0
     finals: list[int] = []
     winners_per_game: list[int] = []
@@ -56,6 +58,7 @@ def run_simulation(ruleset_name: str, players: int, games: int, seed: int, bot: 
             for message in result.violations:
                 failures[_classify(message)].append(f"game seed {seed + i}: {message}")
             events += len(result.events)
+            kinds.update(type(e).__name__ for e in result.events)
             steps += result.steps
             rounds += result.rounds
             seconds += result.decide_evolve_seconds
@@ -79,6 +82,7 @@ def run_simulation(ruleset_name: str, players: int, games: int, seed: int, bot: 
         "commands": steps,
         "mean_events_per_game": round(events / games, 2) if games else 0,
         "mean_rounds_per_game": round(rounds / games, 2) if games else 0,
+        "event_types": dict(sorted(kinds.items())),
         "decide_evolve_steps_per_second": round(steps / seconds) if seconds else None,
         "decide_evolve_steps_per_cpu_second": round(steps / cpu) if cpu else None,
         "scores": {
@@ -124,6 +128,9 @@ def simulate(ruleset_name: str, players: int, games: int, seed: int, bot: str, o
                     "decide_evolve_steps_per_second", "decide_evolve_steps_per_cpu_second", "shared_wins"):
             click.echo(f"  {key:32} {report[key]}")
         click.echo(f"  {'scores':32} {report['scores']}")
+        orders = {k: v for k, v in report["event_types"].items() if k.startswith("Order")}
+        if orders:  # the rulesets with windows: what the bots' standing orders did
+            click.echo(f"  {'standing orders':32} {orders}")
         for name, res in report["invariants"].items():
             click.echo(f"  invariant {name:22} {'ok' if res['ok'] else 'FAILED x' + str(res['failure_count'])}")
             for f in res["failures"]:

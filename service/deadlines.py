@@ -1,10 +1,14 @@
-"""Deadlines (RULES §2.11, §7.6): nobody can stall a game by not moving.
+"""Deadlines (docs/rules/README.md): nobody can stall a game by not moving.
 
 Each game's current wait (a turn, the seats of an initial peek, a final window) has a
-clock that starts with the event that began the wait (``service.gamestate.advance``).
-When it has run longer than the service's timeout, the sweeper sends the ruleset's system
-commands (``TurnTimedOut``, ``FinalWindowExpired``) as an ordinary append: version-checked,
-so a player who moves at the last moment wins the race and the deadline is looked at again.
+clock that starts with the event that began the wait (``service.gamestate.advance``) and
+runs on the game's own time control, standing still while an awaited player is on
+vacation (``service.clock``). The game index holds the moment each game next falls due
+(``deadline_due``, written with every append), so finding the games due is an index scan.
+The sweeper then makes the server's moves (``service.autoplay``): the ruleset's system
+commands (``TurnTimedOut``, ``FinalWindowExpired``) for a wait that timed out or awaits a
+resigned seat, and a bot's move for a seat a vote replaced, each as an ordinary append:
+version-checked, so a player who moves at the last moment wins the race.
 
 Every worker runs a :class:`Sweeper` thread; a PostgreSQL advisory lock lets one sweep at a
 time. ``facedown deadlines sweep`` runs one pass by hand (or from cron).
@@ -18,7 +22,9 @@ from dataclasses import dataclass
 
 from events import game_index
 from events.errors import StoreError
-from service.games import Api, expire_deadline
+from service.autoplay import play
+from service.context import Api
+from service.reminders import remind
 from service.problems import Problem
 
 log = logging.getLogger("facedown.deadlines")
@@ -35,17 +41,21 @@ class SweepResult:
 
 
 def sweep(api: Api, limit: int = 500) -> SweepResult:
-    """One pass: every game whose deadline has passed gets its system commands."""
+    """One pass: every game whose deadline has passed gets the server's moves."""
     with api.db.connection() as conn, conn.transaction():
         if not conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (SWEEP_LOCK,)).fetchone()[0]:
             return SweepResult(0, 0, False)
-        due = game_index.due(api.db, api.clock(), api.timeouts.turn, api.timeouts.final_window, limit)
+        due = game_index.due(api.db, api.clock(), limit)
         sent = 0
         for gid in due:
             try:
-                sent += expire_deadline(api, gid)
+                sent += play(api, gid)
             except (Problem, StoreError) as exc:  # one broken game must not stop the others
                 log.warning("deadline of game %s not applied: %s", gid, exc)
+        try:
+            remind(api, api.deadline_soon_fraction)
+        except StoreError as exc:
+            log.warning("deadline reminders not sent: %s", exc)
         return SweepResult(len(due), sent, True)
 
 

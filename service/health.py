@@ -6,7 +6,7 @@ from flask.typing import ResponseReturnValue
 
 from events import migrations
 from events.errors import StoreError
-from service.problems import problem_response
+from service.problems import unavailable
 
 bp = Blueprint("health", __name__)
 
@@ -23,10 +23,10 @@ def readyz() -> ResponseReturnValue:
     ctx = current_app.extensions["facedown"]
     try:
         if not ctx.db.ping():
-            return problem_response("unavailable", "the database does not answer")
+            return unavailable("the database does not answer")
         missing = migrations.pending(ctx.config.database_url)
     except StoreError as exc:
-        return problem_response("unavailable", f"the database is not ready: {exc}")
+        return unavailable(f"the database is not ready: {exc}")
     if missing:
-        return problem_response("unavailable", f"migrations not applied: {', '.join(missing)}")
+        return unavailable(f"migrations not applied: {', '.join(missing)}")
     return jsonify(status="ready")

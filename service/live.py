@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 
+from events.citus import node_urls
 from events.notify import Listener, Notifier, Waiters
 
 
@@ -15,15 +17,20 @@ class Live:
         self._lock = threading.Lock()
         self._pid = -1
         self._notifier: Notifier | None = None
-        self._listener: Listener | None = None
+        self._listeners: list[Listener] = []
         self._waiters = Waiters()
+        self._callbacks: dict[str, Callable[[], None]] = {}  # key -> what to do on its hint
+        self._connects = 0  # the listeners' connections in this process (their first lose nothing)
+        self._unheard = False  # a callback was registered while the listener was not yet connected
+        self.closing = False  # set when the process shuts down: waiters end at once
 
     def _check_fork(self) -> None:
         if self._pid != os.getpid():  # a forked worker starts afresh
             self._pid = os.getpid()
             self._notifier = None
-            self._listener = None
+            self._listeners = []
             self._waiters = Waiters()
+            self._connects = 0
 
     def hint(self, stream_id: object, version: int) -> None:
         with self._lock:
@@ -36,15 +43,53 @@ class Live:
     def waiters(self) -> Waiters:
         with self._lock:
             self._check_fork()
-            if self._listener is None:
-                self._listener = Listener(self.url, self._waiters.wake, poll=1.0)
-                self._listener.connected.wait(2.0)
+            if not self._listeners:
+                for listener in self._listen():
+                    listener.connected.wait(2.0)
             return self._waiters
 
+    def _listen(self) -> list[Listener]:
+        """Start this process's listeners (under ``self._lock``): one per node. On a Citus
+        cluster an append runs on the worker that holds its game, and a NOTIFY sent inside it is
+        heard only there (our own hints are sent after commit through self.url, the coordinator)."""
+        self._listeners = [Listener(url, self._on_hint, poll=1.0) for url in node_urls(self.url)]
+        return self._listeners
+
+    def on_hint(self, key: str, callback: Callable[[], None]) -> None:
+        """Call ``callback`` whenever a hint for ``key`` arrives from any process, and when
+        hints may have been lost (the listener connected late, or reconnected): what the
+        caller learns after this returns is covered. Waits at most 0.25 s for the listener
+        (a request must not wait long for it while the database is away)."""
+        self._callbacks[key] = callback
+        with self._lock:
+            self._check_fork()
+            listeners = list(self._listeners or self._listen())
+        if not all(listener.connected.wait(0.25) for listener in listeners):
+            self._unheard = True
+
+    def _on_hint(self, key: str | None) -> None:
+        self._waiters.wake(key)
+        if key is None:  # (re)connected: hints of the time before are lost
+            self._connects += 1
+            if self._connects <= len(self._listeners) and not self._unheard:
+                return  # each listener's first connection: listening began before anything a callback covers
+            self._unheard = False
+        for k, callback in list(self._callbacks.items()):
+            if key is None or k == key:
+                callback()
+
+    def stop_waiting(self) -> None:
+        """End every long-poll and stream of this process now (it is shutting down)."""
+        self.closing = True
+        self._waiters.wake(None)
+
     def close(self) -> None:
+        self.closing = True
+        self._waiters.wake(None)
         with self._lock:
             if self._notifier is not None:
                 self._notifier.close()
-            if self._listener is not None:
-                self._listener.close()
-            self._notifier = self._listener = None
+            for listener in self._listeners:
+                listener.close()
+            self._notifier = None
+            self._listeners = []

@@ -15,12 +15,15 @@ from typing import Any
 
 Policy = Callable[[Any, Sequence[Any], random.Random, bool], Any]
 
-#: How often a random bot makes an optional (out-of-turn) claim when it may.
+#: How often a random bot makes an optional (out-of-turn) claim or standing order when it may.
 RANDOM_CLAIM_RATE = 0.05
+#: Commands that never move the game on (standing orders): a seat the game waits for does something else.
+STANDING = frozenset({"PlaceOrder", "CancelOrder"})
 
 
 def random_policy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool) -> Any:
-    """A random command type, then a random command of that type; optional claims only now and then.
+    """A random command type, then a random command of that type; optional claims and orders
+    only now and then.
 
     Choosing the type first keeps a seat that must act from drowning in claims: a final
     window may list one ``Pass`` beside hundreds of rival claims.
@@ -30,6 +33,8 @@ def random_policy(view: Any, actions: Sequence[Any], rng: random.Random, must_ac
     if not must_act and rng.random() >= RANDOM_CLAIM_RATE:
         return None
     kinds = sorted({a["type"] for a in actions})
+    if must_act and rng.random() >= RANDOM_CLAIM_RATE and any(k not in STANDING for k in kinds):
+        kinds = [k for k in kinds if k not in STANDING]  # a standing order only now and then
     kind = kinds[rng.randrange(len(kinds))]
     of_kind = [a for a in actions if a["type"] == kind]
     return of_kind[rng.randrange(len(of_kind))]

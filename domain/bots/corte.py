@@ -1,8 +1,9 @@
 """A greedy Corte bot: it plays only from its view and its legal actions (it never peeks).
 
 Unknown cards are valued at the pack's mean (about 6.5). It keeps low cards, peeks at
-what it does not know, snaps only cards it can see in its view as matching, and calls
-when its estimated total is low.
+what it does not know, snaps only cards it can see in its view as matching, leaves a
+standing order for each of its own cards it remembers, and calls when its estimated total
+is low.
 """
 from __future__ import annotations
 
@@ -24,11 +25,11 @@ def _value(card: str | None) -> float:
 
 
 def _my_slots(view: Any) -> list[dict[str, Any]]:
-    return [x for x in view["players"][view["seat"]]["layout"] if not x["empty"]]
+    return [x for x in view["players"][view["seat"]]["cards"] if not x["empty"]]
 
 
 def _known(view: Any, seat: int, slot: str) -> str | None:
-    for x in view["players"][seat]["layout"]:
+    for x in view["players"][seat]["cards"]:
         if x["slot"] == slot:
             return x["card"]  # type: ignore[no-any-return]
     return None
@@ -46,7 +47,7 @@ def _snap(view: Any, actions: Sequence[Any]) -> Any:
     want = rank(w["card"])
     me = view["seat"]
     # What the view shows, by (seat, slot): one pass over the grids instead of one per action.
-    known = {(p, x["slot"]): x["card"] for p, player in enumerate(view["players"]) for x in player["layout"]}
+    known = {(p, x["slot"]): x["card"] for p, player in enumerate(view["players"]) for x in player["cards"]}
     for a in actions:
         if a["type"] == "SnapOwn" and a["penalty_to"] == "new":
             c = known.get((me, a["slot"]))
@@ -59,6 +60,18 @@ def _snap(view: Any, actions: Sequence[Any]) -> Any:
             c = known.get((a["rival"], a["rival_slot"]))
             if c is not None and rank(c) == want:
                 return a
+    return None
+
+
+def remembered_order(view: Any, actions: Sequence[Any], claim: str) -> Any:
+    """A standing order (``claim`` on an own slot) for a card the view shows there; else ``None``.
+
+    Slots that already have an order are not listed, so each remembered card gets one."""
+    mine = {x["slot"]: rank(x["card"]) for x in _my_slots(view) if x["card"] is not None}
+    for a in actions:
+        if a["type"] == "PlaceOrder" and a["claim"] == claim and a.get("penalty_to", "new") == "new" \
+                and mine.get(a["slot"]) == a["rank"]:
+            return a
     return None
 
 
@@ -77,7 +90,7 @@ def _turn(view: Any, actions: Sequence[Any], rng: random.Random) -> Any:
             return call
         return _first(actions, "Draw") or _first(actions, "SkipTurn")
     if "DiscardDrawn" in kinds:
-        held = _value(view["held"])
+        held = _value(view["held"]["card"])
         slots = sorted(_my_slots(view), key=lambda x: -_value(x["card"]))
         if slots and (_value(slots[0]["card"]) > held + 0.5):
             return {"type": "Replace", "slot": slots[0]["slot"]}
@@ -98,7 +111,7 @@ def _turn(view: Any, actions: Sequence[Any], rng: random.Random) -> Any:
         options = [a for a in actions if a["type"] == "KingLook" and a["own_slot"] == worst["slot"]]
         return rng.choice(options)
     if "KingKeep" in kinds:
-        k = view["power"]["king"]
+        k = view["extension"]["king"]
         own, theirs = _known(view, me, k["own_slot"]), _known(view, k["rival"], k["rival_slot"])
         swap = _first(actions, "KingSwap")
         if swap is not None and own is not None and theirs is not None and _value(theirs) < _value(own):
@@ -125,6 +138,9 @@ def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool
     turn = [a for a in actions if a["type"] in _TURN_KINDS]
     if turn:
         return _turn(view, turn, rng)
+    order = remembered_order(view, actions, "SnapOwn")
+    if order is not None:
+        return order
     passing = _first(actions, "Pass")
     if passing is not None and must_act:
         return passing

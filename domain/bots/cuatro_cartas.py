@@ -1,14 +1,17 @@
 """A greedy 4 Cartas bot: it uses only its view and its legal actions (it never peeks).
 
-It matches only cards its view shows, keeps low cards, replaces its highest known (or
-an unknown) card, looks at its own unknown cards with powers, and closes when its
-estimated total is low. Unknown cards are estimated at the pack's mean value.
+It matches only cards its view shows, leaves a standing order for each of its own cards
+it remembers, keeps low cards, replaces its highest known (or an unknown) card, looks at
+its own unknown cards with powers, and closes when its estimated total is low. Unknown
+cards are estimated at the pack's mean value.
 """
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
 from typing import Any
+
+from domain.bots.corte import remembered_order
 
 _UNKNOWN = 5.5  # about the mean card value of the pack, with 8s at 0
 _VALUES = {"A": 1, "J": 10, "Q": 10, "K": 10, "8": 0}
@@ -22,7 +25,7 @@ def _value(card: str) -> int:
 
 def _my_slots(view: Any) -> list[dict[str, Any]]:
     seat = view["seat"]
-    return [x for x in view["players"][seat]["layout"] if not x["empty"]]
+    return [x for x in view["players"][seat]["cards"] if not x["empty"]]
 
 
 def _estimate(slots: list[dict[str, Any]]) -> float:
@@ -53,15 +56,15 @@ def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool
     if "Pass" in kinds:
         return _pick(actions, type="Pass")
     if not must_act:
-        return None
+        return remembered_order(view, actions, "Match")
     if "ChoosePeek" in kinds:
         return _pick(actions, type="ChoosePeek", slots=["C", "D"]) or actions[0]
     step = view.get("step")
-    if step == "AWAIT_ACTION":
+    if step == "await_action":
         return _await(view, actions, slots, kinds)
-    if step == "HOLDING":
+    if step == "holding":
         return _holding(view, actions, slots)
-    if step == "POWER_LOOK":
+    if step == "power_look":
         unknown = [(view["seat"], x["slot"]) for x in slots if x["card"] is None]
         for n in (2, 1):
             for a in actions:
@@ -69,7 +72,7 @@ def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool
                         tuple(t) in unknown for t in a["targets"]):
                     return a
         return _pick(actions, type="SkipPower", close=False) or actions[0]
-    if step == "POWER_SWAP":
+    if step == "power_swap":
         return _pick(actions, type="NoSwap", close=False) or actions[0]
     return actions[rng.randrange(len(actions))]
 
@@ -89,8 +92,8 @@ def _await(view: Any, actions: Sequence[Any], slots: list[dict[str, Any]], kinds
 
 def _holding(view: Any, actions: Sequence[Any], slots: list[dict[str, Any]]) -> Any:
     held = view.get("held")
-    v = _value(held) if held is not None else _UNKNOWN
-    close = view["call"]["closer"] is None and _estimate(slots) - 2 <= 4
+    v = _value(held["card"]) if held is not None and held["card"] is not None else _UNKNOWN
+    close = view["call"] is None and _estimate(slots) - 2 <= 4
     best = None
     known = [(x["slot"], _value(x["card"])) for x in slots if x["card"] is not None]
     if known:

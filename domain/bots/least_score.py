@@ -9,7 +9,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from domain.rules.least_score_sets import hand_total, value
+from domain.rules.least_score import hand_total, value
 
 #: The value an unseen stock card is assumed to have (the pack averages 85/13 ≈ 6.5).
 STOCK_GUESS = 6.0
@@ -40,23 +40,24 @@ def _score(hand: list[str], action: dict[str, Any]) -> float:
 
 
 def _should_declare(view: dict[str, Any]) -> bool:
-    total: int | None = view["hand_total"]
+    total: int | None = view["extension"]["hand_total"]
     if total is None:
         return False
     if total <= SAFE_TOTAL:
         return True
     me = next(p for p in view["players"] if p["seat"] == view["seat"])
     # Patience runs out: the longer the deal lasts, the higher the total worth declaring.
-    if total <= SAFE_TOTAL + me["turns_done"] // 3:
+    if total <= SAFE_TOTAL + me["own_turns"] // 3:
         return True
     seat = view["seat"]
+    seated = view["extension"]["seated"]
     for p in view["players"]:
-        if p["seat"] == seat or not p["seated"]:
+        if p["seat"] == seat or p["seat"] not in seated:
             continue
-        known = p["known"] or []
+        known = [c["card"] for c in p["cards"] if c["card"] is not None]
         # The least this opponent can hold: known cards plus 1 per unknown card (aces).
-        floor = sum(value(c) for c in known) + (p["hand_count"] - len(known))
-        if floor <= total or p["hand_count"] <= 2:
+        floor = sum(value(c) for c in known) + (p["card_count"] - len(known))
+        if floor <= total or p["card_count"] <= 2:
             return False
     return total <= 9
 
@@ -66,7 +67,7 @@ def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool
         return None
     if any(a["type"] == "Declare" for a in actions) and _should_declare(view):
         return next(a for a in actions if a["type"] == "Declare")
-    hand = [p for p in view["players"] if p["seat"] == view["seat"]][0]["hand"] or []
+    hand = [c["card"] for c in view["players"][view["seat"]]["cards"]]
     plays = [a for a in actions if a["type"] == "Play"]
     if not plays:
         return actions[0]

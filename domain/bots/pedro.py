@@ -44,7 +44,7 @@ def _find(actions: Sequence[Any], **fields: Any) -> Any:
 
 
 def _own(view: dict[str, Any]) -> list[dict[str, Any]]:
-    return [c for c in view["players"][view["seat"]]["layout"] if not c["empty"]]
+    return [c for c in view["players"][view["seat"]]["cards"] if not c["empty"]]
 
 
 def _estimate(cards: list[dict[str, Any]]) -> float:
@@ -57,7 +57,7 @@ def _should_call(view: dict[str, Any]) -> bool:
     own = _own(view)
     est = _estimate(own)
     unknown = sum(1 for c in own if c["card"] is None)
-    rivals = [_estimate([c for c in p["layout"] if not c["empty"]]) for p in view["players"] if p["seat"] != me]
+    rivals = [_estimate([c for c in p["cards"] if not c["empty"]]) for p in view["players"] if p["seat"] != me]
     turns = view["players"][me]["own_turns"]
     return ((unknown == 0 and est <= 5) or (unknown <= 1 and est <= 9 and turns >= 2)
             or (turns >= 8 and est + 2 < min(rivals)) or turns >= 15)
@@ -77,11 +77,11 @@ def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool
     if not must_act:
         return None
     step = view["step"]
-    if step == "AWAIT_ACTION":
+    if step == "await_action":
         return _await(view, actions, rng)
-    if step == "HOLDING":
+    if step == "holding":
         return _holding(view, actions)
-    if step == "POWER_PROMPT":
+    if step == "power":
         return _power(view, actions, rng)
     return actions[rng.randrange(len(actions))]
 
@@ -131,14 +131,14 @@ def own_card(own: list[dict[str, Any]], slot: str) -> str | None:
 
 def _power(view: dict[str, Any], actions: Sequence[Any], rng: random.Random) -> Any:
     me = view["seat"]
-    if view["power"] == 6:
+    if view["power"]["rank"] == "6":
         mine = [a for a in actions if a["type"] == "UsePower6" and a["target"][0] == me
                 and own_card(_own(view), a["target"][1]) is None]
         pool = mine or [a for a in actions if a["type"] == "UsePower6"]
         if pool:
             return pool[rng.randrange(len(pool))]
     else:
-        known = {(p["seat"], c["slot"]): c["card"] for p in view["players"] for c in p["layout"]}
+        known = {(p["seat"], c["slot"]): c["card"] for p in view["players"] for c in p["cards"]}
         best, gain = None, 1.0
         for a in actions:
             if a["type"] != "UsePower5" or "own" not in a:

@@ -60,6 +60,7 @@ class JoinIn(Schema):
         unknown = RAISE
 
     entropy = fields.String(validate=HEX_ENTROPY.validators, load_default=None)
+    invite_code = fields.String(validate=validate.Length(min=1, max=64), load_default=None)  # an unlisted game's
 
 
 class CommandIn(Schema):
@@ -110,15 +111,20 @@ class SeatOut(Schema):
     player_id = fields.String(allow_none=True)
     name = fields.String(allow_none=True)
     entropy = fields.String(allow_none=True)
+    status = fields.String()  # "playing" | "resigned" | "bot" | "empty"
+    reserved_for = fields.Raw(allow_none=True)  # {player_id, name} of an invited player
+    timeouts_in_row = fields.Integer()
+    vacation_until = fields.String(allow_none=True)
 
 
 class DeadlineOut(Schema):
-    """When the current wait times out (RULES §2.11) and what then happens automatically."""
+    """When the current wait times out (docs/rules/README.md) and what then happens automatically."""
 
     kind = fields.String()  # "turn" (also the initial peek) or "final_window"
     at = fields.String()
     since = fields.String()
     seats = fields.List(fields.Integer())  # whose turns (or initial peeks) time out
+    per_seat = fields.Raw()  # [{seat, at, automatic, vacation_until}]: each awaited seat's deadline
 
 
 class GameOut(Schema):
@@ -142,6 +148,15 @@ class GameOut(Schema):
     updated_at = fields.String()
     deadline = fields.Nested(DeadlineOut, allow_none=True)
     your_seat = fields.Integer(allow_none=True)
+    visibility = fields.String()
+    time_control = fields.Raw(allow_none=True)
+    winners = fields.Raw(allow_none=True)
+    ranking = fields.Raw(allow_none=True)
+    votes = fields.Raw()
+    timeouts_before_vote = fields.Integer()
+    rematch_of = fields.String(allow_none=True)
+    next_game = fields.String(allow_none=True)
+    invite_code = fields.String()  # only to a seated player of an unlisted game
 
 
 class CreatedOut(GameOut):
@@ -177,6 +192,7 @@ class EventOut(Schema):
     actor = fields.Integer(allow_none=True)
     at = fields.String(allow_none=True)
     data = fields.Raw()
+    bot = fields.String()  # only on a move a server bot made for the actor's seat
 
 
 class EventsOut(Schema):
@@ -221,6 +237,7 @@ class OptionOut(Schema):
     minimum = fields.Integer()
     maximum = fields.Integer()
     nullable = fields.Boolean()
+    schema = fields.Raw()
 
 
 class RulesetOut(Schema):
@@ -231,6 +248,8 @@ class RulesetOut(Schema):
     options = fields.List(fields.Nested(OptionOut))
     defaults = fields.Raw()
     commands = fields.List(fields.String())
+    system_commands = fields.List(fields.String())
+    events = fields.List(fields.String())
 
 
 class RulesetsOut(Schema):

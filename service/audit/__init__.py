@@ -1,7 +1,8 @@
 """The audit: exports, offline verification, timelines and point-in-time views.
 
 ``register(app)`` mounts ``GET /v1/games/{id}/audit`` and ``.../audit/view``. The
-rest of the package is pure (standard library + ``domain`` + ``events.canonical`` +
+rest of the package is pure (standard library + ``domain`` + ``events.canonical`` + the pure
+service modules ``service.gamestate``, ``service.clock``, ``service.seating`` +
 ``service.fairness``) so that ``facedown audit verify`` needs no server or database.
 """
 from __future__ import annotations

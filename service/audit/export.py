@@ -71,7 +71,7 @@ def build(game_id: uuid.UUID | str, events: Sequence[dict[str, Any]]) -> dict[st
         "head": {"version": last["version"] if last else 0, "hash": last["hash"] if last else "00" * 32},
         "secret_commitment": log.secret_commitment,
         "secret": log.secret if finished else None,
-        "entropy": [log.entropy.get(s) for s in sorted(log.entropy)],
+        "entropy": [log.entropy.get(s) for s in range(log.players)],  # null: a seat never taken
         "events": shown,
     }
     export["verification"] = verify_export(export).summary()

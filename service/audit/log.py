@@ -1,6 +1,6 @@
 """The game log as the audit reads it: service events, seats, secret, ruleset events.
 
-Pure (standard library + ``domain`` + ``service.fairness``): used by the server's
+Pure (standard library + ``domain`` + ``service.gamestate``): used by the server's
 audit and by the offline verifier alike. An event here is the export's JSON form
 ``{"version", "type", "schema_version", "data", "metadata", "prev_hash", "hash", ...}``.
 """
@@ -12,9 +12,10 @@ from typing import Any
 
 from domain import codec, rules
 from domain.ruleset import Ruleset
+from service.gamestate import SERVICE_EVENTS
 
 #: Event types written by the service itself, not by a ruleset.
-SERVICE_TYPES = frozenset({"GameOpened", "SeatTaken", "SecretRevealed"})
+SERVICE_TYPES = SERVICE_EVENTS
 #: Ruleset events that hold a shuffled order (and its commitment).
 SHUFFLE_TYPES = frozenset({"RoundDealt", "StockReshuffled"})
 
@@ -111,6 +112,11 @@ def read_log(events: Sequence[dict[str, Any]]) -> GameLog:
             if data.get("player_id") is not None:
                 log.seat_of[str(data["player_id"])] = seat
             log.names[seat] = str(data.get("name") or f"seat {seat}")
+        elif kind == "SeatLeft":  # the seat is free again: a later SeatTaken brings its entropy
+            seat = int(data.get("seat", -1))
+            log.entropy.pop(seat, None)
+            log.names.pop(seat, None)
+            log.seat_of.pop(str(data.get("player_id")), None)
         elif kind == "SecretRevealed":
             log.secret = data.get("secret")
             log.secret_version = int(e["version"])

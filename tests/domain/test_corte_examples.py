@@ -1,9 +1,10 @@
-"""Corte: the worked examples of RULES.md Appendix A (A19-A23, A30, A31), given/when/then."""
+"""Corte: the worked examples of the rules (A19-A23, A30, A31), given/when/then."""
 from __future__ import annotations
 
 import pytest
 
 from domain.errors import StaleWindow
+from domain.orders import ORDER_KINDS
 from tests.domain.test_corte_support import R, act, game, grid, names, of, points, turn
 
 
@@ -15,7 +16,8 @@ def test_a19_a_caller_who_ties_scores_the_total_plus_ten_and_the_other_scores_th
     assert names(ev) == ["CallMade", "TurnEnded"]
     s, ev = turn(s, 1)
     started = of(ev, "FinalWindowStarted")
-    assert started.eligible == (1,)  # the caller is locked
+    assert started.eligible == (0, 1)  # no caller lock: the caller may snap too, and passes
+    s, _ = act(s, 0, {"type": "Pass", "window_id": started.window_id})
     s, ev = act(s, 1, {"type": "Pass", "window_id": started.window_id})
     # Then the caller failed (a tie): 4 + 10; the other scores 4
     scored = of(ev, "RoundScored")
@@ -33,12 +35,15 @@ def test_a20_a_grid_of_j_q_empty_and_3_scores_23() -> None:
     s, ev = act(s, 0, {"type": "SnapOwn", "window_id": s.window.id, "slot": "C", "penalty_to": "new"})
     assert of(ev, "ClaimResolved").outcome == "correct"
     assert grid(s, 0) == {"A": "JS", "B": "QS", "C": None, "D": "3C"}
-    # When seat 0 calls and seat 1 plays its last turn (a King: it skips the power) and passes
+    # When seat 0 calls and seat 1 plays its last turn (a King: it looks and keeps), and both pass
     s, _ = act(s, 0, {"type": "CallCorte"})
     s, ev = act(s, 1, {"type": "Draw", "source": "stock"})
     s, ev = act(s, 1, {"type": "DiscardDrawn"})
-    s, ev = act(s, 1, {"type": "SkipPower"})
-    s, ev = act(s, 1, {"type": "Pass", "window_id": of(ev, "FinalWindowStarted").window_id})
+    s, ev = act(s, 1, {"type": "KingLook", "own_slot": "A", "rival": 0, "rival_slot": "A"})
+    s, ev = act(s, 1, {"type": "KingKeep"})
+    f = of(ev, "FinalWindowStarted").window_id
+    s, ev = act(s, 0, {"type": "Pass", "window_id": f})
+    s, ev = act(s, 1, {"type": "Pass", "window_id": f})
     # Then seat 0's total is 0 + 20 + 0 + 3
     revealed = of(ev, "RoundRevealed")
     assert revealed.totals[0] == 23 == points("JS") + points("QS") + points("3C")
@@ -124,7 +129,7 @@ def test_a31_with_no_card_to_draw_each_seat_may_call_or_skip_and_a_lap_of_skips_
         lay = lay.add(card)[0]
     s = s._replace(layouts=(lay,) + s.layouts[1:], stock=(), pile=s.stock[:1])
     assert sorted(R.cards_in_play(s)) == sorted(R.full_pack(s))
-    acts = {a["type"] for a in R.legal_actions(s, 0)}
+    acts = {a["type"] for a in R.legal_actions(s, 0)} - ORDER_KINDS
     assert acts == {"CallCorte", "SkipTurn"}
     s, ev = act(s, 0, {"type": "SkipTurn"})
     s, ev = act(s, 1, {"type": "SkipTurn"})

@@ -1,4 +1,4 @@
-"""Corte: one test per decision of RULES §6.8 (C1-C18), the default and each option's effect."""
+"""Corte: one test per decision (C1-C18 of the rules' ambiguity table), the default and each option's effect."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,14 +6,16 @@ from typing import Any
 import pytest
 
 from domain.errors import InvalidCommand, Locked, NoWindow, StaleWindow, WrongPhase
-from domain.rules.corte_model import State
+from domain.orders import ORDER_KINDS
+from domain.rules.corte import State
 from tests.domain.test_corte_support import R, act, game, grid, names, of, turn
 
 THREE = [["JS", "KH", "KD", "KC"], ["7H", "2H", "3H", "6H"], ["9C", "7C", "3C", "4C"]]
 
 
 def kinds(state: State, seat: int) -> set[str]:
-    return {a["type"] for a in R.legal_actions(state, seat)}
+    """The kinds of command the seat may send, standing orders aside (they are offered all round)."""
+    return {a["type"] for a in R.legal_actions(state, seat)} - ORDER_KINDS
 
 
 def snap(s: State, seat: int, slot: str, pen: str = "new") -> tuple[State, list[Any]]:
@@ -167,7 +169,7 @@ def test_c8_the_penalty_card_is_unseen_unless_penalty_card_visible_to_owner(visi
     pen = of(ev, "PenaltyCardDealt")
     assert R.redact(pen, 2)["card"] == ("QD" if visible else None)
     assert R.redact(pen, 0)["card"] is None and R.redact(pen, None)["card"] is None
-    e1 = next(x for x in R.view(s, 2)["players"][2]["layout"] if x["slot"] == "E1")
+    e1 = next(x for x in R.view(s, 2)["players"][2]["cards"] if x["slot"] == "E1")
     assert e1["card"] == ("QD" if visible else None)
 
 
@@ -209,9 +211,9 @@ def test_c10_a_wrongly_snapped_card_is_revealed_per_failed_snap_reveal(reveal, t
     assert R.redact(claim, 2)["revealed"] == (["2H"] if to_snapper else [None])
     assert R.redact(claim, 0)["revealed"] == (["2H"] if to_others else [None])
     assert R.redact(claim, None)["revealed"] == (["2H"] if to_others else [None])
-    seen = R.view(s, 0)["players"][1]["layout"][1]["card"]
+    seen = R.view(s, 0)["players"][1]["cards"][1]["card"]
     assert seen == ("2H" if to_others else None)
-    assert R.view(s, 2)["players"][1]["layout"][1]["card"] == ("2H" if to_snapper else None)
+    assert R.view(s, 2)["players"][1]["cards"][1]["card"] == ("2H" if to_snapper else None)
 
 
 # C11 -----------------------------------------------------------------------------------------
@@ -271,18 +273,28 @@ def test_c12_with_leave_empty_the_rivals_slot_stays_a_hole() -> None:
 # C13 -----------------------------------------------------------------------------------------
 
 
-def test_c13_powers_are_optional_by_default_and_mandatory_under_powers_optional_false() -> None:
+def test_c13_powers_are_mandatory_by_default_and_optional_under_powers_optional_true() -> None:
     s = game(THREE, stock_top=["5D"])
-    s1, _ = act(s, 0, {"type": "Draw", "source": "stock"})
-    s1, _ = act(s1, 0, {"type": "DiscardDrawn"})
-    assert "SkipPower" in kinds(s1, 0)
-    s1, ev = act(s1, 0, {"type": "SkipPower"})
-    assert of(ev, "PowerSkipped").reason == "declined"
-    s2 = game(THREE, stock_top=["5D"], options={"powers_optional": False})
-    s2, _ = turn(s2, 0)
-    assert kinds(s2, 0) == {"PeekOwn"}
+    s1, _ = turn(s, 0)
+    assert kinds(s1, 0) == {"PeekOwn"}
     with pytest.raises(WrongPhase):
-        act(s2, 0, {"type": "SkipPower"})
+        act(s1, 0, {"type": "SkipPower"})
+    s2 = game(THREE, stock_top=["5D"], options={"powers_optional": True})
+    s2, _ = act(s2, 0, {"type": "Draw", "source": "stock"})
+    s2, _ = act(s2, 0, {"type": "DiscardDrawn"})
+    assert "SkipPower" in kinds(s2, 0)
+    s2, ev = act(s2, 0, {"type": "SkipPower"})
+    assert of(ev, "PowerSkipped").reason == "declined"
+
+
+def test_c13_the_king_may_still_keep_when_powers_are_mandatory() -> None:
+    s = game(THREE, stock_top=["KS"])
+    s, _ = turn(s, 0)
+    assert kinds(s, 0) == {"KingLook"}
+    s, _ = act(s, 0, {"type": "KingLook", "own_slot": "A", "rival": 1, "rival_slot": "A"})
+    assert kinds(s, 0) == {"KingSwap", "KingKeep"}
+    s, ev = act(s, 0, {"type": "KingKeep"})
+    assert names(ev)[0] == "KingKept" and s.turn == 1
 
 
 # C14 -----------------------------------------------------------------------------------------
@@ -303,8 +315,8 @@ def test_c14_a_call_is_allowed_on_the_first_turn_unless_min_own_turns_before_cal
 # C15 -----------------------------------------------------------------------------------------
 
 
-def test_c15_the_callers_grid_is_locked_by_default() -> None:
-    s = game(THREE, stock_top=["7S", "QD", "KS", "6D"], first=1)
+def test_c15_with_lock_caller_true_the_callers_grid_is_locked() -> None:
+    s = game(THREE, stock_top=["7S", "QD", "KS", "6D"], first=1, options={"lock_caller": True})
     s, _ = turn(s, 1)  # a window on a 7
     s, _ = act(s, 2, {"type": "CallCorte"})  # seat 2 calls; the window stays current
     w = s.window.id
@@ -326,12 +338,18 @@ def test_c15_the_callers_grid_is_locked_by_default() -> None:
         act(s, 1, {"type": "KingSwap"})
 
 
-def test_c15_with_lock_caller_false_the_caller_may_snap_and_be_snapped() -> None:
-    s = game(THREE, stock_top=["7S"], first=1, options={"lock_caller": False})
+def test_c15_by_default_the_caller_may_snap_and_be_snapped_and_swapped() -> None:
+    s = game(THREE, stock_top=["7S", "QD"], first=1)
     s, _ = turn(s, 1)
     s, _ = act(s, 2, {"type": "CallCorte"})
+    assert not s.locked() and not R.view(s, 0)["players"][2]["locked"]
+    assert any(a["type"] == "SnapRival" and a["rival"] == 2 for a in R.legal_actions(s, 1))
     s, ev = snap(s, 2, "B")
     assert of(ev, "ClaimResolved").outcome == "correct"
+    s, _ = turn(s, 0)  # the Q may swap with the caller
+    assert any(a["rival"] == 2 for a in R.legal_actions(s, 0) if a["type"] == "BlindSwap")
+    s, ev = act(s, 0, {"type": "BlindSwap", "own_slot": "A", "rival": 2, "rival_slot": "A"})
+    assert names(ev)[0] == "CardsSwapped"
 
 
 # C16 -----------------------------------------------------------------------------------------
@@ -343,6 +361,7 @@ def test_c16_a_failed_call_adds_failed_call_penalty_to_the_callers_own_total(pen
     s = game([["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "JH"]], stock_top=["8D"], options=opts)
     s, _ = act(s, 0, {"type": "CallCorte"})
     s, ev = turn(s, 1)
+    s, ev = act(s, 0, {"type": "Pass", "window_id": s.window.id})
     s, ev = act(s, 1, {"type": "Pass", "window_id": s.window.id})
     scored = of(ev, "RoundScored")
     assert scored.totals == (10, 6)
@@ -368,6 +387,7 @@ def test_c17_the_game_ends_after_a_round_in_which_someone_reaches_target_score(t
              scores=[10, 20])
     s, _ = act(s, 0, {"type": "CallCorte"})
     s, ev = turn(s, 1)
+    s, ev = act(s, 0, {"type": "Pass", "window_id": s.window.id})
     s, ev = act(s, 1, {"type": "Pass", "window_id": s.window.id})
     assert s.scores == (20, 100)
     if ends:

@@ -1,7 +1,8 @@
 """Corte: NO ORACLE (metamorphic). Shuffling the face-down cards a seat has never seen (its
 unknown grid cards, the stock, another seat's drawn card) changes neither that seat's
 ``legal_actions``, its ``view``, nor the errors its commands get; and every blind claim
-listed is accepted, whether it turns out right or wrong.
+listed is accepted, whether it turns out right or wrong. Standing orders included: their
+listing, the seat's own orders in its view, and the answers to placing or cancelling one.
 """
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import random
 from typing import Any
 
 from domain.errors import RuleError
-from domain.rules.corte_model import State
+from domain.rules.corte import State
 from domain.simulation import play
 from tests.domain.test_corte_support import R, Record
 
@@ -46,21 +47,29 @@ def probes(s: State, seat: int) -> list[dict[str, Any]]:
                 {"type": "SnapOwn", "window_id": wid + 1, "slot": slot, "penalty_to": "empty:" + slot},
                 {"type": "SnapRival", "window_id": wid, "rival": rival, "rival_slot": slot, "give_slot": "A",
                  "penalty_to": "new"},
-                {"type": "Pass", "window_id": wid}]
+                {"type": "Pass", "window_id": wid},
+                {"type": "PlaceOrder", "rank": "7", "claim": "SnapOwn", "slot": slot, "penalty_to": "new"},
+                {"type": "PlaceOrder", "rank": "K", "claim": "SnapRival", "rival": rival, "rival_slot": slot,
+                 "give_slot": "A", "penalty_to": "new"}]
+    out += [{"type": "CancelOrder", "order_id": i} for i in (1, 2, 3)]
     return out
 
 
 def outcome(s: State, seat: int, command: dict[str, Any]) -> str:
+    """The answer: the refusal, else "accepted"; for an order placed or cancelled, which
+    judges no card, the events themselves as every seat and a spectator would see them."""
     try:
-        R.decide(s, seat, R.parse_command(command), b"oracle")
+        events = R.decide(s, seat, R.parse_command(command), b"oracle")
     except RuleError as exc:
         return f"{exc.status} {exc.code}"
+    if command["type"] in ("PlaceOrder", "CancelOrder"):
+        return repr([[R.redact(e, viewer) for e in events] for viewer in (None, *range(s.players))])
     return "accepted"
 
 
 def test_scrambling_unseen_cards_changes_nothing_a_seat_can_observe() -> None:
     rng = random.Random(7)
-    compared = claims = 0
+    compared = claims = with_orders = 0
     for seed, (players, options, bot) in enumerate([(3, {}, "random"), (2, {"initial_upcard": True}, "random"),
                                                     (4, {"lock_caller": False}, "greedy"),
                                                     (3, {"zero_card_rival_snap": "forbid"}, "random")]):
@@ -73,6 +82,7 @@ def test_scrambling_unseen_cards_changes_nothing_a_seat_can_observe() -> None:
             state = R.evolve(state, e)
             if i % 4 or not state.layouts or R.is_terminal(state) or not R.awaiting(state):
                 continue
+            with_orders += bool(state.book.live)
             for seat in range(players):
                 twin = scramble(state, seat, record.known[seat], rng)
                 assert R.legal_actions(twin, seat) == R.legal_actions(state, seat)
@@ -81,10 +91,11 @@ def test_scrambling_unseen_cards_changes_nothing_a_seat_can_observe() -> None:
                     assert outcome(twin, seat, command) == outcome(state, seat, command), command
                 actions = R.legal_actions(state, seat)
                 for command in rng.sample(actions, min(len(actions), 12)):
-                    assert outcome(state, seat, command) == "accepted" == outcome(twin, seat, command)
-                    claims += command["type"].startswith("Snap")
+                    answer = outcome(state, seat, command)
+                    assert not answer[0].isdigit() and answer == outcome(twin, seat, command), (command, answer)
+                    claims += command["type"].startswith("Snap") or command["type"] == "PlaceOrder"
                 compared += 1
-    assert compared > 100 and claims > 50
+    assert compared > 100 and claims > 50 and with_orders > 20
 
 
 def test_a_wrong_and_a_right_snap_get_the_same_acknowledgement() -> None:

@@ -1,4 +1,4 @@
-"""Corte: turn mechanics, powers, system commands (§2.11) and the common options (§7.1)."""
+"""Corte: turn mechanics, powers, system commands and the common options."""
 from __future__ import annotations
 
 import pytest
@@ -11,7 +11,7 @@ from domain.errors import (
     StaleWindow,
     WrongPhase,
 )
-from domain.rules.corte_flow import winners
+from domain.rules.corte import winners
 from tests.domain.test_corte_support import R, act, game, grid, names, of, turn
 
 TWO = [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"]]
@@ -58,7 +58,7 @@ def test_a_drawn_card_is_shown_only_to_the_drawer_and_a_replaced_card_goes_face_
     s, ev = act(s, 0, {"type": "Draw", "source": "stock"})
     drawn = of(ev, "CardDrawn")
     assert R.redact(drawn, 0)["card"] == "9D" and R.redact(drawn, 1)["card"] is None
-    assert R.view(s, 0)["held"] == "9D" and R.view(s, 1)["held"] is None
+    assert R.view(s, 0)["held"]["card"] == "9D" and R.view(s, 1)["held"]["card"] is None
     s, ev = act(s, 0, {"type": "Replace", "slot": "B"})
     disc = of(ev, "CardDiscarded")
     assert disc.card == "2S" and R.redact(disc, 1)["placed"] is None and R.redact(disc, 0)["placed"] == "9D"
@@ -96,7 +96,7 @@ def test_each_power_shows_or_moves_what_the_rules_say() -> None:
     s, ev = act(s, 0, {"type": "KingSwap"})
     assert grid(s, 0)["C"] == "AH" and grid(s, 1)["A"] == "3S" and s.window.card == "KD"
     # knowledge follows the public swap: seat 0 knows its new C
-    assert R.view(s, 0)["players"][0]["layout"][2]["card"] == "AH"
+    assert R.view(s, 0)["players"][0]["cards"][2]["card"] == "AH"
 
 
 def test_a_power_with_no_target_fizzles_and_the_turn_goes_on() -> None:
@@ -121,7 +121,7 @@ def test_a_seat_that_cannot_draw_or_call_is_skipped_at_once() -> None:
     assert s.phase == "FINAL_WINDOW"  # the turn returned to the caller
 
 
-# ---------------------------------------------------------------- system commands (§2.11)
+# ---------------------------------------------------------------- system commands
 
 
 def test_an_initial_peek_timeout_peeks_c_and_d() -> None:
@@ -168,7 +168,8 @@ def test_the_final_window_ends_when_it_expires_or_every_eligible_seat_passed() -
     s, _ = turn(s, 1)
     s, ev = turn(s, 2)
     f = of(ev, "FinalWindowStarted")
-    assert f.eligible == (1, 2) and set(R.awaiting(s)) == {1, 2}
+    assert f.eligible == (0, 1, 2) and set(R.awaiting(s)) == {0, 1, 2}  # no caller lock by default
+    s, ev = act(s, 0, {"type": "Pass", "window_id": f.window_id})
     s1, ev = act(s, 1, {"type": "Pass", "window_id": f.window_id})
     assert R.awaiting(s1) == (2,) and names(ev) == ["Passed"]
     with pytest.raises(StaleWindow):  # a pass is final
@@ -190,7 +191,7 @@ def test_a_wrong_claim_on_the_final_window_does_not_end_it() -> None:
     assert of(ev, "ClaimResolved").outcome == "wrong" and s.phase == "FINAL_WINDOW"
 
 
-# ---------------------------------------------------------------- common options (§7.1)
+# ---------------------------------------------------------------- common options
 
 
 def test_round_turn_limit_ends_the_round_when_its_nth_turn_has_ended() -> None:
@@ -210,11 +211,11 @@ def test_round_turn_limit_still_judges_a_caller() -> None:
 
 def test_memory_notebook_reshows_seen_cards_and_strict_shows_none() -> None:
     s = game(TWO)
-    assert [x["card"] for x in R.view(s, 0)["players"][0]["layout"]] == [None, None, "3S", "4S"]
-    assert [x["card"] for x in R.view(s, 1)["players"][0]["layout"]] == [None] * 4
-    assert [x["card"] for x in R.view(s, None)["players"][0]["layout"]] == [None] * 4
+    assert [x["card"] for x in R.view(s, 0)["players"][0]["cards"]] == [None, None, "3S", "4S"]
+    assert [x["card"] for x in R.view(s, 1)["players"][0]["cards"]] == [None] * 4
+    assert [x["card"] for x in R.view(s, None)["players"][0]["cards"]] == [None] * 4
     s = game(TWO, options={"common.memory": "strict"})
-    assert [x["card"] for x in R.view(s, 0)["players"][0]["layout"]] == [None] * 4
+    assert [x["card"] for x in R.view(s, 0)["players"][0]["cards"]] == [None] * 4
 
 
 @pytest.mark.parametrize("tiebreak, last, expected", [
@@ -279,5 +280,5 @@ def test_the_view_has_the_common_shape() -> None:
             "discard_top", "window", "call"} <= set(v)
     assert v["window"] == {"id": s.window.id, "card": "7S", "won": False, "won_by": None, "final": False,
                            "passed": []}
-    assert v["players"][0]["layout"][0] == {"slot": "A", "card": None, "empty": False}
-    assert R.summary(s) == {"round": 1, "phase": "TURNS", "turn": 1, "dealer": 2, "scores": [0, 0, 0], "turn_no": 2}
+    assert v["players"][0]["cards"][0] == {"slot": "A", "card": None, "empty": False}
+    assert R.summary(s) == {"round": 1, "phase": "turns", "turn": 1, "dealer": 2, "scores": [0, 0, 0], "turn_no": 2}

@@ -11,9 +11,7 @@ from typing import Any
 
 from domain.cards import french_pack, is_card_code
 from domain.messages import GameStarted
-from domain.rules.corte import RULESET as R
-from domain.rules.corte_events import PeekChosen, RoundDealt
-from domain.rules.corte_model import State
+from domain.rules.corte import RULESET as R, PeekChosen, RoundDealt, State
 
 KEY = b"corte-test-key"
 VALUES = {"A": 1, "J": 0, "Q": 20, "K": 20}
@@ -212,3 +210,4 @@ class Record:
     def _drop(self, loc: tuple[int, str]) -> None:
         for s in self.seats:
             self.known[s].discard(loc)
+

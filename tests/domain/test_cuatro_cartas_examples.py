@@ -1,10 +1,10 @@
-"""RULES Appendix A, rows A12–A18 and A27–A29, as given/when/then tests."""
+"""The worked examples of 4 Cartas, rows A12–A18 and A27–A29, as given/when/then tests."""
 from __future__ import annotations
 
 import pytest
 
 from domain.errors import InvalidCommand, StaleWindow
-from domain.rules.cuatro_cartas_model import closer_score, layout_total
+from domain.rules.cuatro_cartas import closer_score, layout_total
 from tests.domain.test_cuatro_cartas_support import card, names, of, refused, send, table, wid
 
 
@@ -31,6 +31,7 @@ def test_a14_a_lone_eight_among_empty_slots_is_minus_five_in_a_played_round(rule
     _, s = send(s, 0, {"type": "Close"})
     _, s = send(s, 1, {"type": "Draw", "source": "stock"})
     _, s = send(s, 1, {"type": "DiscardDrawn", "close": False})
+    _, s = send(s, 0, {"type": "Pass", "window_id": wid(s)})  # the closer is eligible too
     events, s = send(s, 1, {"type": "Pass", "window_id": wid(s)})
     scored = of(events, "RoundScored")[0]
     assert scored.totals == (10, -5) and scored.round_scores == (20, -5)
@@ -52,6 +53,7 @@ def test_a16_a_closer_tied_at_three_scores_six_in_a_played_round() -> None:
     _, s = send(s, 1, {"type": "Draw", "source": "stock"})
     _, s = send(s, 1, {"type": "DiscardDrawn", "close": False})
     assert s.phase == "FINAL_WINDOW"
+    _, s = send(s, 0, {"type": "Pass", "window_id": wid(s)})  # the closer is eligible too
     events, s = send(s, 1, {"type": "Pass", "window_id": wid(s)})
     scored = of(events, "RoundScored")[0]
     assert scored.totals == (3, 3)
@@ -99,6 +101,18 @@ def test_a28_with_allow_rediscard_false_the_king_must_replace_a_card() -> None:
     assert refused(s, 0, {"type": "DiscardDrawn", "close": False}).status == 422
 
 
+def test_a28_with_rediscard_power_true_the_kings_power_runs_then_the_window_opens() -> None:
+    s = table([["5S", "6S", "7S", "10S"], ["4H", "9H", "JH", "QH"]], upcard="KC",
+              options={"rediscard_power": True})
+    _, s = send(s, 0, {"type": "Draw", "source": "discard"})
+    events, s = send(s, 0, {"type": "DiscardDrawn", "close": False})
+    assert names(events) == ["CardDiscarded", "PowerStarted"] and s.step == "POWER_LOOK"
+    events, s = send(s, 0, {"type": "Look", "targets": [[1, "A"]], "close": False})
+    assert of(events, "CardsLooked")[0].cards == ("4H",) and s.step == "POWER_SWAP"
+    events, s = send(s, 0, {"type": "NoSwap", "close": False})
+    assert of(events, "WindowOpened")[0].card == "KC" and s.turn == 1
+
+
 def _final_window_on_a_nine() -> object:
     s = table([["AS", "2S", "3S", "4S"], ["5H", "6H", "7H", "10H"], ["9H", "6D", "7D", "10D"]],
               upcard="2C", stock=["3D", "9C"])
@@ -114,6 +128,8 @@ def _final_window_on_a_nine() -> object:
 def test_a29_a_pass_is_final_and_the_window_ends_when_the_last_eligible_seat_passes() -> None:
     s = _final_window_on_a_nine()
     f = wid(s)
+    assert s.window.card == "9C"
+    _, s = send(s, 0, {"type": "Pass", "window_id": f})  # no closer lock: the closer is eligible and passes
     _, s = send(s, 1, {"type": "Pass", "window_id": f})
     events, s = send(s, 2, {"type": "Match", "window_id": f, "slot": "A"})
     assert of(events, "ClaimResolved")[0].outcome == "correct" and card(s, 2, "A") is None

@@ -1,4 +1,4 @@
-"""RULES §5.9 (Q1–Q23): one test per decision, with the default and each option's effect."""
+"""4 Cartas: one test per decision (Q1–Q23 of the rules' ambiguity table), the default and each option's effect."""
 from __future__ import annotations
 
 import pytest
@@ -31,6 +31,7 @@ def test_q2_eight_rule_default_all_eights_and_pair_rule_option() -> None:
         _, s = send(s, 0, {"type": "Close"})
         _, s = send(s, 1, {"type": "Draw", "source": "stock"})
         _, s = send(s, 1, {"type": "DiscardDrawn", "close": False})
+        _, s = send(s, 0, {"type": "Pass", "window_id": wid(s)})
         events, _ = send(s, 1, {"type": "Pass", "window_id": wid(s)})
         return of(events, "RoundScored")[0].totals  # type: ignore[no-any-return]
     assert totals("all_eights")[0] == 10
@@ -38,7 +39,7 @@ def test_q2_eight_rule_default_all_eights_and_pair_rule_option() -> None:
 
 
 def test_q3_alone_means_the_only_card_left_empty_slots_ignored() -> None:
-    from domain.rules.cuatro_cartas_model import layout_total
+    from domain.rules.cuatro_cartas import layout_total
     assert layout_total(("8D",), "all_eights") == -5
     assert layout_total(("8D", "AH"), "all_eights") == 1
 
@@ -52,7 +53,7 @@ def test_q4_two_cards_of_your_choice_seen_only_by_you_before_the_first_turn() ->
     peek = of(events, "PeekChosen")[0]
     assert R.redact(peek, 0)["cards"] == ["5S", "6S"]
     assert R.redact(peek, 1)["cards"] == [None, None] and R.redact(peek, None)["cards"] == [None, None]
-    assert [x["card"] for x in R.view(s, 0)["players"][0]["layout"]] == ["5S", "6S", None, None]
+    assert [x["card"] for x in R.view(s, 0)["players"][0]["cards"]] == ["5S", "6S", None, None]
     _, s = send(s, 1, {"type": "ChoosePeek", "slots": ["C", "D"]})
     assert s.phase == "TURNS" and s.turn == 0
 
@@ -179,28 +180,29 @@ def test_q13_close_instead_of_the_turn_or_after_it_with_close_timing() -> None:
     assert s.closer == 0 and s.phase == "FINAL_LAP" and s.turn == 1
 
 
-def test_q14_the_closer_is_locked_unless_lock_closer_false() -> None:
-    s = table([LOW, HIGH, ["2D", "3D", "4D", "5C"]], upcard="5H", stock=["KD"])
+def test_q14_the_closer_is_open_by_default_and_locked_under_lock_closer_true() -> None:
+    s = table([LOW, HIGH, ["2D", "3D", "4D", "5C"]], upcard="5H")
+    _, s = send(s, 0, {"type": "Close"})
+    assert not s.locked(0)
+    events, _ = send(s, 0, {"type": "Match", "window_id": wid(s), "slot": "A"})
+    assert of(events, "ClaimResolved")[0].outcome == "correct"
+    s = table([LOW, HIGH, ["2D", "3D", "4D", "5C"]], upcard="5H", stock=["KD"], options={"lock_closer": True})
     _, s = send(s, 0, {"type": "Close"})
     assert isinstance(refused(s, 0, {"type": "Match", "window_id": wid(s), "slot": "A"}), Locked)
     _, s = send(s, 1, {"type": "Draw", "source": "stock"})
     _, s = send(s, 1, {"type": "DiscardDrawn", "close": False})
     _, s = send(s, 1, {"type": "Look", "targets": [[0, "A"]], "close": False})  # looking is allowed
     assert isinstance(refused(s, 1, {"type": "Swap", "a": [0, "A"], "b": [2, "B"], "close": False}), Locked)
-    s = table([LOW, HIGH, ["2D", "3D", "4D", "5C"]], upcard="5H", options={"lock_closer": False})
-    _, s = send(s, 0, {"type": "Close"})
-    events, _ = send(s, 0, {"type": "Match", "window_id": wid(s), "slot": "A"})
-    assert of(events, "ClaimResolved")[0].outcome == "correct"
 
 
 def test_q15_a_tie_with_the_closer_fails_the_close() -> None:
-    from domain.rules.cuatro_cartas_model import closer_score
+    from domain.rules.cuatro_cartas import closer_score
     assert closer_score(3, [3, 9], "one_point") == (6, "failed")
     assert closer_score(2, [3, 9], "one_point") == (2, "succeeded")
 
 
 def test_q16_failed_close_negative_options() -> None:
-    from domain.rules.cuatro_cartas_model import closer_score
+    from domain.rules.cuatro_cartas import closer_score
     assert [closer_score(-5, [-10], o)[0] for o in ("one_point", "keep_total", "double")] == [1, -5, -10]
     assert [closer_score(0, [0], o)[0] for o in ("one_point", "keep_total", "double")] == [1, 1, 1]
 
@@ -247,7 +249,7 @@ def test_q18_penalty_card_new_slot_unseen_or_first_empty_slot_and_seen() -> None
     events, s2 = send(s, 0, {"type": "Match", "window_id": wid(s), "slot": "B"})
     pen = of(events, "PenaltyCardDealt")[0]
     assert pen.slot == "E1" and R.redact(pen, 0)["card"] is None
-    assert R.view(s2, 0)["players"][0]["layout"][4]["card"] is None
+    assert R.view(s2, 0)["players"][0]["cards"][4]["card"] is None
     s = table(lays, upcard="9C", stock=["3C"],
               options={"penalty_placement": "empty_slot_first", "penalty_card_visible_to_owner": True})
     _, s = send(s, 0, {"type": "Match", "window_id": wid(s), "slot": "A"})
@@ -255,8 +257,8 @@ def test_q18_penalty_card_new_slot_unseen_or_first_empty_slot_and_seen() -> None
     pen = of(events, "PenaltyCardDealt")[0]
     assert pen.slot == "A" and card(s2, 0, "A") == "3C"
     assert R.redact(pen, 0)["card"] == "3C" and R.redact(pen, 1)["card"] is None
-    assert R.view(s2, 0)["players"][0]["layout"][0]["card"] == "3C"
-    assert R.view(s2, 1)["players"][0]["layout"][0]["card"] is None
+    assert R.view(s2, 0)["players"][0]["cards"][0]["card"] == "3C"
+    assert R.view(s2, 1)["players"][0]["cards"][0]["card"] is None
 
 
 def test_q19_playing_out_of_turn_is_refused_not_penalised() -> None:
@@ -273,7 +275,7 @@ def test_q20_who_sees_a_wrongly_matched_card(reveal: str, seen_by: set[object]) 
         shown = R.redact(claim, seat)["revealed"]
         assert shown == (["9H"] if seat in seen_by else [None])
     for seat in (0, 1):
-        assert (R.view(s2, seat)["players"][1]["layout"][1]["card"] == "9H") == (seat in seen_by)
+        assert (R.view(s2, seat)["players"][1]["cards"][1]["card"] == "9H") == (seat in seen_by)
 
 
 def test_q21_a_player_with_no_cards_plays_on_unless_auto_close_when_empty() -> None:

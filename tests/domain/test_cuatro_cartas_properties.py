@@ -1,5 +1,6 @@
 """Properties of 4 Cartas over many seeded games: conservation, replay, termination,
-legal actions accepted, scores as the rules say, no leak and no oracle."""
+legal actions accepted, scores as the rules say, no leak and no oracle (standing orders
+included: they show nothing but to their owner until the round ends)."""
 from __future__ import annotations
 
 import random
@@ -14,6 +15,7 @@ from domain.errors import RuleError
 from domain.ruleset import fold
 from domain.rules.cuatro_cartas import RULESET as R
 from domain.simulation import check_legal_actions_accepted, play
+from tests.domain.order_record import OTHER, Orders
 from tests.domain.test_cuatro_cartas_support import drive
 
 VARIANTS: list[dict[str, Any]] = [
@@ -213,10 +215,12 @@ def _cards(obj: Any) -> set[str]:
 @pytest.mark.parametrize("options", [{}, {"common.memory": "strict"}, VARIANTS[1], VARIANTS[3], VARIANTS[7],
                                      VARIANTS[11]])
 def test_no_leak_in_views_or_redacted_events(options: dict[str, Any]) -> None:
+    placed = 0
     for seed in range(6):
         n = 2 + seed % 5
         events, _, _ = drive(n, options, 500 + seed, claim_rate=0.1)
         shown = Shown(n, options)
+        orders = Orders()
         state = None
         strict = R.resolve_options(options, n)["common.memory"] == "strict"
         for i, e in enumerate(events):
@@ -224,14 +228,17 @@ def test_no_leak_in_views_or_redacted_events(options: dict[str, Any]) -> None:
                 red = R.redact(e, seat)
                 leaked = _cards(red) - shown.allowed(e, seat) if red is not None else set()
                 assert not leaked, (type(e).__name__, seat, leaked)
+                assert orders.shows(e, seat, typed(e)) in (OTHER, red), (type(e).__name__, seat)
             shown.learn(e)
+            orders.apply(e)
             state = R.evolve(state, e)
             if i % 3 or state.phase == "REVEAL":
                 continue
             for seat in range(n):
                 v = R.view(state, seat)
+                assert [o["order_id"] for o in v["extension"]["orders"]] == orders.live_ids(seat), (seat, v["extension"]["orders"])
                 for p, row in enumerate(v["players"]):
-                    for x in row["layout"]:
+                    for x in row["cards"]:
                         loc = (p, x["slot"])
                         if x["card"] is not None:
                             assert not strict and shown.known[seat].get(loc) == x["card"] == state.layouts[p].card(
@@ -239,10 +246,12 @@ def test_no_leak_in_views_or_redacted_events(options: dict[str, Any]) -> None:
                         elif not strict and not x["empty"]:
                             assert loc not in shown.known[seat], (seat, loc, "notebook forgot a card")
                 held_ok = state.held is not None and (seat == state.turn or state.held_source == "discard")
-                assert v["held"] is None or held_ok
+                assert v["held"] is None or v["held"]["card"] is None or held_ok
                 public = set(state.pile) | ({state.held} if held_ok else set())
-                faces = {x["card"] for row in v["players"] for x in row["layout"] if x["card"]}
+                faces = {x["card"] for row in v["players"] for x in row["cards"] if x["card"]}
                 assert _cards(v) <= public | faces
+        placed += orders.placed
+    assert placed > 10
 
 
 # -- no oracle ----------------------------------------------------------------------------------------
@@ -252,10 +261,14 @@ def _probe(state: Any, seat: int, commands: list[dict[str, Any]]) -> list[str]:
     out = []
     for c in commands:
         try:
-            R.decide(state, seat, R.parse_command(c), b"o" * 32)
-            out.append("ok")
+            events = R.decide(state, seat, R.parse_command(c), b"o" * 32)
         except RuleError as exc:
             out.append(exc.code)
+            continue
+        if c["type"] in ("PlaceOrder", "CancelOrder"):  # judges no card: the same events for every viewer
+            out.append(repr([[R.redact(e, viewer) for e in events] for viewer in (None, *range(state.players))]))
+        else:
+            out.append("ok")
     return out
 
 
@@ -281,7 +294,7 @@ def _permute_unseen(state: Any, seen: set[str], rng: random.Random) -> Any:
 @pytest.mark.parametrize("options", [{}, VARIANTS[1], VARIANTS[3], VARIANTS[11]])
 def test_no_oracle_unseen_cards_change_no_view_action_or_error(options: dict[str, Any]) -> None:
     rng = random.Random(7)
-    compared = 0
+    compared = with_orders = 0
     for seed in range(5):
         n = 2 + seed % 4
         events, _, _ = drive(n, options, 900 + seed, claim_rate=0.1)
@@ -302,6 +315,10 @@ def test_no_oracle_unseen_cards_change_no_view_action_or_error(options: dict[str
                 probes = acts + [{"type": "Match", "window_id": state.last_window_id, "slot": x}
                                  for x in ("A", "B", "C", "D", "E1")]
                 probes += [{"type": "Draw", "source": "stock"}, {"type": "Replace", "slot": "A", "close": False}]
+                probes += [{"type": "PlaceOrder", "rank": "4", "claim": "Match", "slot": x} for x in ("A", "D", "E1")]
+                probes += [{"type": "PlaceOrder", "rank": "K", "claim": "MatchRival", "rival": (seat + 1) % n,
+                            "rival_slot": "A", "give_slot": "B"}, {"type": "CancelOrder", "order_id": 1}]
                 assert _probe(other, seat, probes) == _probe(state, seat, probes)
                 compared += 1
-    assert compared > 50
+                with_orders += bool(state.book.live)
+    assert compared > 50 and with_orders > 10

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.errors import InvalidCommand, NoWindow, StaleWindow, WrongPhase
-from domain.rules.cuatro_cartas import RULESET as R
-from domain.rules.cuatro_cartas_decide import game_winners
+from domain.rules.cuatro_cartas import RULESET as R, game_winners
 from tests.domain.test_cuatro_cartas_support import card, names, of, refused, send, table, wid
 
 LOW = ["5S", "6S", "7S", "10S"]
@@ -126,7 +125,7 @@ def test_strict_memory_shows_no_face_down_card_but_the_peek_event_still_does() -
     s = table([LOW, HIGH], options={"common.memory": "strict"}, peek=False)
     events, s = send(s, 0, {"type": "ChoosePeek", "slots": ["A", "B"]})
     assert R.redact(events[0], 0)["cards"] == ["5S", "6S"]
-    assert all(x["card"] is None for p in R.view(s, 0)["players"] for x in p["layout"])
+    assert all(x["card"] is None for p in R.view(s, 0)["players"] for x in p["cards"])
 
 
 def test_tiebreaks_shared_fewest_points_last_round_and_play_another_round() -> None:
@@ -143,8 +142,8 @@ def test_view_and_summary_have_the_shape_the_service_expects() -> None:
     for k in ("ruleset", "seat", "round", "phase", "turn", "dealer", "scores", "players", "stock_count",
               "discard_top", "window", "call"):
         assert k in v
-    assert v["players"][0]["layout"][0] == {"slot": "A", "card": None, "empty": False}
-    assert v["players"][0]["layout"][2] == {"slot": "C", "card": "7S", "empty": False}
-    assert R.view(s, None)["players"][0]["layout"][2]["card"] is None
+    assert v["players"][0]["cards"][0] == {"slot": "A", "card": None, "empty": False}
+    assert v["players"][0]["cards"][2] == {"slot": "C", "card": "7S", "empty": False}
+    assert R.view(s, None)["players"][0]["cards"][2]["card"] is None
     assert set(R.summary(s)) >= {"round", "phase", "turn", "dealer", "scores"}
     assert R.awaiting(s) == (0,)

@@ -13,8 +13,7 @@ from typing import Any
 from domain.cards import french_pack
 from domain.errors import RuleError
 from domain.messages import GameStarted
-from domain.rules.cuatro_cartas import RULESET as R
-from domain.rules.cuatro_cartas_model import RoundDealt, State
+from domain.rules.cuatro_cartas import RULESET as R, RoundDealt, State
 
 KEY = b"cuatro-cartas-test-key-0123456789"
 
@@ -121,16 +120,21 @@ def drive(players: int, options: dict[str, Any], seed: int, claim_rate: float = 
     return events, states, state
 
 
+CLAIMS = ("Match", "MatchRival", "MatchGroup")
+ORDERS = ("PlaceOrder", "CancelOrder")
+
+
 def _pick(state: State, rng: random.Random, claim_rate: float) -> tuple[int, dict[str, Any]]:
-    claims = ("Match", "MatchRival", "MatchGroup")
-    if rng.random() < claim_rate:
-        seats = list(range(state.players))
-        rng.shuffle(seats)
-        for s in seats:
-            acts = [a for a in R.legal_actions(state, s) if a["type"] in claims]
-            if acts:
-                return s, rng.choice(acts)
+    """A standing order, or a claim (each at ``claim_rate``) by any seat, else an awaited seat's move."""
+    for kinds in (ORDERS, CLAIMS):
+        if rng.random() < claim_rate:
+            seats = list(range(state.players))
+            rng.shuffle(seats)
+            for s in seats:
+                acts = [a for a in R.legal_actions(state, s) if a["type"] in kinds]
+                if acts:
+                    return s, rng.choice(acts)
     who = rng.choice(R.awaiting(state))
     acts = R.legal_actions(state, who)
-    plain = [a for a in acts if a["type"] not in claims] or acts
+    plain = [a for a in acts if a["type"] not in CLAIMS + ORDERS] or acts
     return who, rng.choice(plain)

@@ -45,36 +45,45 @@ def test_tiebreak_shared_fewest_points_last_round_and_play_another_round() -> No
 # --------------------------------------------------------------------------- common.memory
 
 
+def _shown(player: dict) -> list:
+    """A hand as the view shows it: known cards, then None for each unknown one."""
+    return [c["card"] for c in player["cards"]]
+
+
+def _known(player: dict) -> list:
+    return [c for c in _shown(player) if c is not None]
+
+
 def test_notebook_memory_shows_cards_an_opponent_took_while_they_hold_them() -> None:
     state = game([["7S", "8H", "9D", "KS", "KH"], ["2C", "3C", "4C", "6C", "2H"],
                   ["AS", "AH", "QD", "QS", "5C"]], upcard="JD")
     _, state = send(state, 0, play(["9D", "7S", "8H"]))
     _, state = send(state, 1, play(["3C"], "open:8H"))
-    assert R.view(state, 0)["players"][1]["known"] == ["8H"]
-    assert R.view(state, 2)["players"][1]["known"] == ["8H"]
-    assert R.view(state, None)["players"][1]["known"] == ["8H"]
-    assert R.view(state, 1)["players"][1]["known"] is None   # its own hand is shown instead
+    assert _known(R.view(state, 0)["players"][1]) == ["8H"]
+    assert _known(R.view(state, 2)["players"][1]) == ["8H"]
+    assert _known(R.view(state, None)["players"][1]) == ["8H"]
+    assert None not in _shown(R.view(state, 1)["players"][1])   # its own hand is shown whole
     _, state = send(state, 2, play(["QD", "QS"], "open:3C"))
     _, state = send(state, 0, play(["KS", "KH"], "stock"))
     _, state = send(state, 1, play(["8H"], "stock"))           # the 8H leaves seat 1's hand
-    assert R.view(state, 0)["players"][1]["known"] == []
-    assert R.view(state, 0)["players"][2]["known"] == ["3C"]
+    assert _known(R.view(state, 0)["players"][1]) == []
+    assert _known(R.view(state, 0)["players"][2]) == ["3C"]
     strict = game([["7S", "8H", "9D", "KS", "KH"], ["2C", "3C", "4C", "6C", "2H"],
                    ["AS", "AH", "QD", "QS", "5C"]], upcard="JD", options={"common.memory": "strict"})
     _, strict = send(strict, 0, play(["9D", "7S", "8H"]))
     _, strict = send(strict, 1, play(["3C"], "open:8H"))
     view = R.view(strict, 0)
-    assert view["players"][1]["known"] is None and view["open_set"] == ["3C"]
-    assert R.view(strict, 1)["players"][1]["hand"] == ["2C", "4C", "6C", "2H", "8H"]
+    assert _shown(view["players"][1]) == [None] * 5 and view["extension"]["open_set"] == ["3C"]
+    assert _shown(R.view(strict, 1)["players"][1]) == ["2C", "4C", "6C", "2H", "8H"]
 
 
 def test_the_view_shows_the_own_hand_counts_and_open_set_only() -> None:
     state = game([["7S", "8H"], ["2C", "3C", "4C"]], upcard="JD")
     view = R.view(state, 0)
-    assert view["players"][0]["hand"] == ["7S", "8H"] and view["players"][1]["hand"] is None
-    assert [p["hand_count"] for p in view["players"]] == [2, 3]
-    assert view["open_set"] == ["JD"] and view["stock_count"] == 52 - 6
-    assert R.view(state, None)["players"][0]["hand"] is None
+    assert _shown(view["players"][0]) == ["7S", "8H"] and _shown(view["players"][1]) == [None] * 3
+    assert [p["card_count"] for p in view["players"]] == [2, 3]
+    assert view["extension"]["open_set"] == ["JD"] and view["stock_count"] == 52 - 6
+    assert _shown(R.view(state, None)["players"][0]) == [None, None]
     for key in ("ruleset", "seat", "round", "phase", "turn", "dealer", "scores", "players", "stock_count",
                 "discard_top", "window", "call"):
         assert key in view

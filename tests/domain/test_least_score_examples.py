@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.errors import InvalidCommand, NotYourTurn
-from domain.rules.least_score_scoring import judge
+from domain.rules.least_score import judge
 from tests.domain.test_least_score_support import (
     R, game, lap, of_type, play, refused, send, total,
 )

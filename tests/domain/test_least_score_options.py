@@ -44,7 +44,7 @@ def test_l1_no_jokers_by_default_two_per_pack_worth_0_wild_only_in_runs() -> Non
     assert not accepted(["JK", "JK", "5S", "5H", "5D"], ["5S", "5H", "5D", "JK"], **opts)  # not a four
     assert not accepted(["JK", "2H", "5H", "9H", "KH"], ["JK", "2H", "5H", "9H", "KH"], **opts)  # not a flush
     hand_total = game([["JK", "AS"], ["AH"]], options=opts)
-    assert R.view(hand_total, 0)["hand_total"] == 1
+    assert R.view(hand_total, 0)["extension"]["hand_total"] == 1
     assert not accepted(["JK", "JK", "JK", "2S", "3S"], ["JK", "JK", "JK"], jokers=2, **{"common.decks": 2})
 
 

@@ -15,7 +15,7 @@ from domain.cards import french_pack, is_card_code, packs
 from domain.errors import RuleError
 from domain.messages import GameStarted
 from domain.rules.least_score import RULESET as R
-from domain.rules.least_score_model import LeastState, RoundDealt, RoundRevealed, RoundScored, SetPlayed
+from domain.rules.least_score import LeastState, RoundDealt, RoundRevealed, RoundScored, SetPlayed
 
 VALUES = {"A": 1, "J": 10, "Q": 10, "K": 10, "JK": 0}
 

@@ -3,9 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.rules.pedro import RULESET as R
-from domain.rules.pedro import game_result
-from domain.rules.pedro_model import with_ as update
+from domain.rules.pedro import RULESET as R, game_result, with_ as update
 from tests.domain.test_pedro_fixtures import act, cards_of, of_type, one, refused, table
 
 TWO = [["3C", "KS", "4H", "7D"], ["9S", "9H", "9D", "8C"]]
@@ -43,28 +41,28 @@ def test_strict_memory_never_reshows_a_face_down_card_while_notebook_does() -> N
         state, _ = act(state, 0, {"type": "Draw", "source": "stock"})
         assert R.view(state, 1)["held"]["card"] == "5S"  # face up while held, in both modes
         state, _ = act(state, 0, {"type": "Keep", "replace": "A", "also_discard": []})
-        assert R.view(state, 0)["players"][0]["layout"][0]["card"] == expect
-        assert R.view(state, 1)["players"][0]["layout"][0]["card"] == expect
+        assert R.view(state, 0)["players"][0]["cards"][0]["card"] == expect
+        assert R.view(state, 1)["players"][0]["cards"][0]["card"] == expect
 
 
 def test_knowledge_follows_a_card_through_a_public_swap_and_a_six_look_stays_private() -> None:
     state, _ = table(THREE, stock=["7S", "5S", "6S"])  # to the right: 0 -> 2 -> 1
     state, _ = act(state, 0, {"type": "Draw", "source": "stock"})
     state, _ = act(state, 0, {"type": "Keep", "replace": "A", "also_discard": []})
-    assert all(R.view(state, s)["players"][0]["layout"][0]["card"] == "7S" for s in (0, 1, 2, None))
+    assert all(R.view(state, s)["players"][0]["cards"][0]["card"] == "7S" for s in (0, 1, 2, None))
     state, _ = act(state, 2, {"type": "Draw", "source": "stock"})
     state, _ = act(state, 2, {"type": "Release"})
     state, _ = act(state, 2, {"type": "UsePower5", "own": "B", "other": [0, "A"]})
     for seat in (0, 1, 2, None):
         players = R.view(state, seat)["players"]
-        assert players[2]["layout"][1]["card"] == "7S" and players[0]["layout"][0]["card"] is None
+        assert players[2]["cards"][1]["card"] == "7S" and players[0]["cards"][0]["card"] is None
     state, _ = act(state, 1, {"type": "Draw", "source": "stock"})
     state, _ = act(state, 1, {"type": "Release"})
     state, events = act(state, 1, {"type": "UsePower6", "target": [0, "A"]})
     peek = one(events, "CardPeeked")
     assert R.redact(peek, 1)["card"] == "2H" and R.redact(peek, 0)["card"] is None
-    assert R.view(state, 1)["players"][0]["layout"][0]["card"] == "2H"
-    assert R.view(state, 0)["players"][0]["layout"][0]["card"] is None
+    assert R.view(state, 1)["players"][0]["cards"][0]["card"] == "2H"
+    assert R.view(state, 0)["players"][0]["cards"][0]["card"] is None
 
 
 def _no_cards(state):  # type: ignore[no-untyped-def]
@@ -98,7 +96,7 @@ def test_skip_turn_is_refused_while_a_card_can_be_drawn() -> None:
 def test_a_seat_that_may_not_call_is_skipped_at_once_when_no_card_can_be_drawn() -> None:
     state, _ = table(THREE, options={"min_own_turns_before_call": 5})
     state = _no_cards(update(state, turn=None))
-    from domain.rules.pedro_flow import Emitter, start_turn  # the flow at a turn start
+    from domain.rules.pedro import Emitter, start_turn  # the flow at a turn start
     em = Emitter(state)
     start_turn(em, 0, b"k" * 32)
     names = [type(e).__name__ for e in em.events]

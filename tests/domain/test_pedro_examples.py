@@ -1,4 +1,4 @@
-"""RULES.md Appendix A, Pedro rows (A1-A5, A24, A25), as given/when/then tests.
+"""The worked examples of the rules (Appendix A), Pedro rows (A1-A5, A24, A25), as given/when/then tests.
 
 Seat 0 is "P1", seat 1 "P2", seat 2 "P3"; seat 0 plays first. A multi-discard is tested
 after drawing a 2 from the stock (the first stock card is set by the fixture).
@@ -41,7 +41,7 @@ def test_a2_a_caller_who_ties_loses_and_plays_the_next_round_with_an_unpeeked_fi
     assert state.layouts[1].slots == ("A", "B", "C", "D")
     shown = [e for e in events if type(e).__name__ == "CardsShown" and e.seat == 0]
     assert [slot for _o, slot, _c in shown[0].cards] == ["C", "D"]  # E1 is not peeked
-    assert R.view(state, 0)["players"][0]["layout"][4]["card"] is None
+    assert R.view(state, 0)["players"][0]["cards"][4]["card"] is None
 
 
 def test_a3_an_identical_pair_is_discarded_and_the_drawn_card_takes_the_replaced_slot() -> None:
@@ -99,4 +99,4 @@ def test_a25_two_jokers_are_a_group_only_when_all_joker_groups_are_allowed(joker
         assert cards_of(state, 0) == {"A": "2C", "B": None, "C": "4C", "D": "9D"}
     else:
         assert cards_of(state, 0) == {"A": "JK", "B": "JK", "C": "4C", "D": "9D", "E1": "2C"}
-        assert R.view(state, 1)["players"][0]["layout"][0]["card"] == "JK"  # revealed in public
+        assert R.view(state, 1)["players"][0]["cards"][0]["card"] == "JK"  # revealed in public

@@ -13,11 +13,7 @@ from typing import Any
 from domain import codec
 from domain.errors import RuleError
 from domain.messages import GameStarted, TurnStarted
-from domain.rules.pedro import RULESET as R
-from domain.rules.pedro_messages import RoundDealt
-from domain.rules.pedro_model import (
-    State, make_config, order_for,
-)
+from domain.rules.pedro import RULESET as R, RoundDealt, State, make_config, order_for
 KEY = b"pedro-test-key".ljust(32, b"\0")
 
 

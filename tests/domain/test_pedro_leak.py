@@ -20,9 +20,7 @@ import pytest
 from domain import simulation
 from domain.cards import is_card_code
 from domain.errors import RuleError
-from domain.rules.pedro import RULESET as R
-from domain.rules.pedro_model import State
-from domain.rules.pedro_model import with_ as update
+from domain.rules.pedro import RULESET as R, State, with_ as update
 from domain.table import Layout
 
 LEAK_OPTIONS: list[dict[str, Any]] = [
@@ -136,7 +134,7 @@ def hidden_positions(state: State, seat: int) -> list[tuple[str, Any]]:
     view = R.view(state, seat)
     out: list[tuple[str, Any]] = []
     for owner, player in enumerate(view["players"]):
-        for cell in player["layout"]:
+        for cell in player["cards"]:
             if not cell["empty"] and cell["card"] is None:
                 out.append(("slot", (owner, cell["slot"])))
     out.extend(("stock", i) for i in range(len(state.stock)))

@@ -4,10 +4,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import InvalidOptions
-from domain.rules.pedro import RULESET as R
-from domain.rules.pedro import game_result
-from domain.rules.pedro_model import card_values
-from domain.rules.pedro_model import with_ as update
+from domain.rules.pedro import RULESET as R, game_result, card_values, with_ as update
 from tests.domain.test_pedro_fixtures import KEY, act, cards_of, of_type, one, refused, table
 
 TWO = [["3C", "KS", "4H", "7D"], ["9S", "9H", "9D", "8C"]]
@@ -103,8 +100,8 @@ def test_p5_a_card_drawn_from_the_stock_is_shown_to_everyone_unless_show_drawn_c
     assert R.view(state, 1)["held"]["card"] == ("5S" if show else None)
     state, events = act(state, 0, {"type": "Keep", "replace": "B", "also_discard": []})
     assert R.redact(one(events, "CardKept"), 1)["card"] == ("5S" if show else None)
-    assert R.view(state, 1)["players"][0]["layout"][1]["card"] == ("5S" if show else None)
-    assert R.view(state, 0)["players"][0]["layout"][1]["card"] == "5S"
+    assert R.view(state, 1)["players"][0]["cards"][1]["card"] == ("5S" if show else None)
+    assert R.view(state, 0)["players"][0]["cards"][1]["card"] == "5S"
 
 
 @pytest.mark.parametrize("allow", [True, False])
@@ -186,8 +183,8 @@ def test_p11_a_wrong_group_is_kept_and_revealed_as_failed_group_reveal_says(reve
     full, blank = [["A", "3C"], ["B", "KS"]], [["A", None], ["B", None]]
     assert seen == {"public": {0: full, 1: full, None: full}, "private": {0: full, 1: blank, None: blank},
                     "none": {0: blank, 1: blank, None: blank}}[reveal]
-    assert R.view(state, 1)["players"][0]["layout"][0]["card"] == ("3C" if reveal == "public" else None)
-    assert R.view(state, 0)["players"][0]["layout"][0]["card"] == (None if reveal == "none" else "3C")
+    assert R.view(state, 1)["players"][0]["cards"][0]["card"] == ("3C" if reveal == "public" else None)
+    assert R.view(state, 0)["players"][0]["cards"][0]["card"] == (None if reveal == "none" else "3C")
 
 
 def test_p11_every_further_wrong_group_adds_the_next_new_slot() -> None:

@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 
 from domain import simulation
-from domain.rules.pedro import RULESET as R
-from domain.rules.pedro_model import card_values
+from domain.rules.pedro import RULESET as R, card_values
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},

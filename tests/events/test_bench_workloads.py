@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from events.bench import _run_threads
-from events.bench_peer import peer_commands
+from service.bench.threads import run_threads
+from service.bench.peer import peer_commands
 
 
 def test_a_threads_set_up_is_not_counted_in_the_measured_time() -> None:
@@ -17,7 +17,7 @@ def test_a_threads_set_up_is_not_counted_in_the_measured_time() -> None:
 
         return op
 
-    result = _run_threads(2, 0.6, factory)
+    result = run_threads(2, 0.6, factory)
     # about 60 operations per thread in 0.6 s; counting the set-up would halve the rate
     assert result["operations"] >= 60
     assert result["per_second"] > 150

@@ -1,15 +1,17 @@
-"""A live API server on loopback against its own fresh database (one per module)."""
+"""A live API server on loopback against its own fresh database (one per module); every
+answer it gives is checked against openapi.yaml."""
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
 
+from tests.service.contract_watch import answers_checked
 from tests.service.helpers import Live, serve
 
 
 def _rulesets() -> list[str]:
-    from service.games import available
+    from service.lobby import available
 
     return available()
 
@@ -20,4 +22,7 @@ RULESETS = _rulesets()
 @pytest.fixture(scope="module")
 def live(db_factory: object) -> Iterator[Live]:
     url = db_factory.new()  # type: ignore[attr-defined]
-    yield from serve(url)
+    for server in serve(url):
+        with answers_checked(server.url) as wrong:
+            yield server
+        assert not wrong, "answers that break the contract:\n" + "\n".join(dict.fromkeys(wrong))

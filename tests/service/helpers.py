@@ -49,6 +49,10 @@ class Player:
         headers = {**self.auth, **kw.pop("headers", {})}
         return self._session().get(self.live.url + path, headers=headers, timeout=kw.pop("timeout", 40), **kw)
 
+    def delete(self, path: str, **kw: Any) -> requests.Response:
+        headers = {**self.auth, **kw.pop("headers", {})}
+        return self._session().delete(self.live.url + path, headers=headers, timeout=kw.pop("timeout", 40), **kw)
+
     def post(self, path: str, body: Any = None, **kw: Any) -> requests.Response:
         headers = {**self.auth, **kw.pop("headers", {})}
         return self._session().post(self.live.url + path, json=body, headers=headers,
@@ -69,7 +73,11 @@ def serve(database_url: str, **config: Any) -> Iterator[Live]:
         yield Live(f"http://127.0.0.1:{server.server_port}", database_url, app)
     finally:
         server.shutdown()
+        for worker in ("facedown_webhooks", "facedown_sweeper"):
+            if worker in app.extensions:
+                app.extensions[worker].close()
         app.extensions["facedown_api"].live.close()
+        app.extensions["facedown_api"].close()
         app.extensions["facedown"].db.close()
 
 

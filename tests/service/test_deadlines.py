@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -14,19 +14,9 @@ import pytest
 from service.app import create_app
 from service.deadlines import sweep
 from tests.service.helpers import Live, acting, serve, start_game
+from tests.service.lifecycle.clocked import Clock
 
 TURN, WINDOW = 60.0, 30.0
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
 
 
 @pytest.fixture
@@ -79,7 +69,6 @@ def test_nothing_is_sent_before_the_deadline_and_everything_after(timed: Live, c
 def test_the_audit_replays_the_system_commands(timed: Live, clock: Clock) -> None:
     from service.audit.export import load_log
     from service.audit.verify import Report, check_readjudication
-    from service.games import _key, load
 
     gid, players = start_game(timed, "corte")
     api = timed.app.extensions["facedown_api"]
@@ -87,8 +76,8 @@ def test_the_audit_replays_the_system_commands(timed: Live, clock: Clock) -> Non
         clock.advance(TURN + 1)
         assert sweep(api).commands_sent > 0
     report = Report()
-    game = load(api, uuid.UUID(gid)).game
-    check_readjudication(load_log(api.store, uuid.UUID(gid)), _key(api, game), report)
+    game = api.games.load(uuid.UUID(gid)).game
+    check_readjudication(load_log(api.store, uuid.UUID(gid)), api.games.chance_key(game), report)
     assert report.ok, [str(f) for f in report.failures]
     assert report.checked["commands replayed"] >= 6
 
@@ -118,7 +107,7 @@ def test_the_index_finds_only_the_games_past_their_deadline(timed: Live, clock: 
     clock.advance(TURN / 2)
     late, _ = start_game(timed, "pedro")
     clock.advance(TURN / 2 + 1)
-    due = game_index.due(api.db, clock.now, TURN, WINDOW, 100)
+    due = game_index.due(api.db, clock.now, 100)
     assert uuid.UUID(early) in due and uuid.UUID(late) not in due
 
 

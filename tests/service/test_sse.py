@@ -2,10 +2,8 @@
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -13,6 +11,7 @@ import requests
 
 from tests.service.conftest import RULESETS
 from tests.service.helpers import Live, Player, acting, serve, start_game
+from tests.service.sse_client import Stream
 
 PROBLEM = "application/problem+json"
 
@@ -22,69 +21,6 @@ def live(db_factory: object) -> Iterator[Live]:
     """Heartbeats every 0.5 s; the timer re-check is 60 s, so a wake within a second is a hint's."""
     yield from serve(db_factory.new(), stream_heartbeat_seconds=0.5,  # type: ignore[attr-defined]
                      recheck_seconds=60, stream_max_seconds=20)
-
-
-@dataclass
-class Stream:
-    """An SSE client on a thread: every message and comment, with the time it arrived."""
-
-    url: str
-    headers: dict[str, str]
-    params: dict[str, Any]
-    status: int = 0
-    content_type: str = ""
-    messages: list[dict[str, Any]] = field(default_factory=list)
-    comments: list[str] = field(default_factory=list)
-    opened: threading.Event = field(default_factory=threading.Event)
-    ended: threading.Event = field(default_factory=threading.Event)
-    body: str = ""
-
-    def start(self) -> Stream:
-        threading.Thread(target=self._run, daemon=True).start()
-        assert self.opened.wait(10), "the stream did not open"
-        return self
-
-    def _run(self) -> None:
-        try:
-            with requests.get(self.url, headers=self.headers, params=self.params, stream=True, timeout=30) as r:
-                self.status, self.content_type = r.status_code, r.headers.get("Content-Type", "")
-                if r.status_code != 200:
-                    self.body = r.text
-                    self.opened.set()
-                    return
-                buf, fields_ = "", {}
-                for chunk in r.iter_content(chunk_size=None, decode_unicode=True):
-                    buf += chunk
-                    while "\n" in buf:
-                        line, buf = buf.split("\n", 1)
-                        if line == "":
-                            if fields_:
-                                self.messages.append({**fields_, "received": time.monotonic()})
-                            fields_ = {}
-                        elif line.startswith(":"):
-                            self.comments.append(line[1:].strip())
-                            self.opened.set()
-                        else:
-                            name, _, value = line.partition(":")
-                            fields_[name] = value[1:] if value.startswith(" ") else value
-        finally:
-            self.opened.set()
-            self.ended.set()
-
-    def ids(self) -> list[int]:
-        return [int(m["id"]) for m in self.messages if "id" in m]
-
-    def events(self) -> list[dict[str, Any]]:
-        return [json.loads(m["data"]) for m in self.messages if "data" in m]
-
-    def wait_for(self, version: int, timeout: float) -> float | None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for m in list(self.messages):
-                if int(m.get("id", -1)) >= version:
-                    return float(m["received"])
-            time.sleep(0.01)
-        return None
 
 
 def _stream(live: Live, gid: str, who: Player | None, after: int | None = None, max_seconds: int = 10,

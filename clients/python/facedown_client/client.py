@@ -1,0 +1,235 @@
+"""``Client``: every call of the facedown API, with retries that are safe to make.
+
+Every POST carries an ``Idempotency-Key`` (one per call, the same on each retry), so a call
+retried after a lost connection, a 429 or a 503 changes the game once. Retries wait what
+``Retry-After`` says, else a short exponential back-off.
+"""
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import requests
+
+from facedown_client.errors import FacedownError, ProblemError
+from facedown_client.models import (
+    CommandResult, Event, Game, GameListItem, Notification, Player, View,
+)
+
+RETRY_STATUSES = frozenset({429, 503})
+#: a connection that broke before the answer was whole: refused, reset, or cut off in the
+#: middle of the body (a server killed while answering); retried with the same key
+_BROKEN = (requests.ConnectionError, requests.exceptions.ChunkedEncodingError)
+
+
+class Client:
+    """A facedown server at ``base_url``, as the player whose ``token`` this is (if any)."""
+
+    def __init__(self, base_url: str, token: str | None = None, *, retries: int = 5, timeout: float = 30.0,
+                 session: requests.Session | None = None) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.retries = retries
+        self.timeout = timeout
+        self.http = session or requests.Session()
+        self.on_response: Any = None  # called with each requests.Response (the conformance kit checks them)
+
+    # -------------------------------------------------------------- plumbing
+
+    def request(self, method: str, path: str, body: Any = None, *, params: Mapping[str, Any] | None = None,
+                headers: Mapping[str, str] | None = None, timeout: float | None = None,
+                idempotent: bool | None = None) -> Any:
+        """The JSON answer of one call (``None`` for 304), or :class:`ProblemError`."""
+        h = {"Accept": "application/json, application/problem+json"}
+        if self.token:
+            h["Authorization"] = f"Bearer {self.token}"
+        if method == "POST" and idempotent is not False:
+            h["Idempotency-Key"] = uuid.uuid4().hex
+        h.update(headers or {})
+        attempt = 0
+        while True:
+            try:
+                r = self.http.request(method, self.base_url + path, json=body, params=params, headers=h,
+                                      timeout=timeout or self.timeout)
+            except _BROKEN as exc:
+                if attempt >= self.retries:
+                    raise FacedownError(f"{method} {path}: {exc}") from exc
+                time.sleep(_backoff(attempt))
+                attempt += 1
+                continue
+            if self.on_response is not None:
+                self.on_response(r)
+            if r.status_code in RETRY_STATUSES and attempt < self.retries:
+                time.sleep(_retry_after(r, attempt))
+                attempt += 1
+                continue
+            return _answer(r)
+
+    def _get(self, path: str, **params: Any) -> Any:
+        return self.request("GET", path, params={k: v for k, v in params.items() if v is not None} or None)
+
+    # -------------------------------------------------------------- players, rulesets, games
+
+    def register(self, name: str) -> Player:
+        """A new player; this client then acts as that player."""
+        player = Player.from_json(self.request("POST", "/v1/players", {"name": name}))
+        self.token = player.token
+        return player
+
+    def as_player(self, token: str) -> Client:
+        """Another client on the same server, acting with ``token``."""
+        return Client(self.base_url, token, retries=self.retries, timeout=self.timeout)
+
+    def rulesets(self) -> list[dict[str, Any]]:
+        """Every ruleset with its options (each with the JSON Schema of its values) and commands."""
+        return list(self._get("/v1/rulesets")["rulesets"])
+
+    def create_game(self, ruleset: str, seats: int, options: Mapping[str, Any] | None = None, **kw: Any) -> Game:
+        """A new game (``name``, ``take_seat``, ``entropy`` as keywords)."""
+        body = {"ruleset": ruleset, "seats": seats, "options": dict(options or {}), **kw}
+        return Game.from_json(self.request("POST", "/v1/games", body))
+
+    def join(self, game_id: str, entropy: str | None = None) -> Game:
+        """Take the lowest free seat; the game as it is after the join."""
+        body = {} if entropy is None else {"entropy": entropy}
+        return Game.from_json(self.request("POST", f"/v1/games/{game_id}/join", body)["game"])
+
+    def game(self, game_id: str) -> Game:
+        return Game.from_json(self._get(f"/v1/games/{game_id}"))
+
+    def games(self, status: str | None = None, limit: int | None = None) -> list[GameListItem]:
+        return [GameListItem.from_json(g) for g in self._get("/v1/games", status=status, limit=limit)["games"]]
+
+    def my_games(self, **filters: Any) -> list[GameListItem]:
+        """Every game of this player that matches ``filters`` (``status``, ``ruleset``,
+        ``may_act=True``), those it may act in first: page after page (``limit`` a page)
+        until the server's ``next_cursor`` ends, however many games there are."""
+        query = {k: (str(v).lower() if isinstance(v, bool) else v) for k, v in filters.items()}
+        games: list[GameListItem] = []
+        cursor = None
+        while True:
+            page = self._get("/v1/me/games", **query, cursor=cursor)
+            games += [GameListItem.from_json(g) for g in page["games"]]
+            cursor = page.get("next_cursor")
+            if not cursor:
+                return games
+
+    # -------------------------------------------------------------- play
+
+    def view(self, game_id: str) -> View:
+        """This player's view of the game, with its ``legal_actions``."""
+        return View.from_json(self._get(f"/v1/games/{game_id}/view"))
+
+    def send(self, game_id: str, command: Any, *, if_match: int | None = None) -> CommandResult:
+        """Send one command: a dict as ``legal_actions`` lists it, or a command from
+        :mod:`facedown_client.commands`."""
+        body = command.to_json() if hasattr(command, "to_json") else dict(command)
+        headers = {"If-Match": f'"{if_match}"'} if if_match is not None else None
+        return CommandResult.from_json(self.request("POST", f"/v1/games/{game_id}/commands", body, headers=headers))
+
+    def events(self, game_id: str, after: int = 0, *, wait: int = 30, stream: bool = False,
+               follow: bool = True) -> Iterator[Event]:
+        """The game's events after version ``after`` as this player may see them.
+
+        Long-polls (``wait`` seconds a call) or, with ``stream=True``, reads the Server-Sent
+        Events stream and reconnects from the last id. With ``follow=False`` it stops when no
+        more events are ready; else it ends once the game is over (its secret revealed).
+        """
+        if stream:
+            yield from self._event_stream(game_id, after, follow)
+            return
+        while True:
+            page = self._get(f"/v1/games/{game_id}/events", after=after, wait=wait if follow else 0)
+            for e in page["events"]:
+                event = Event.from_json(e)
+                yield event
+                if event.type == "SecretRevealed" and follow:
+                    return
+            after = page["next_after"]
+            if not page["events"] and not follow:
+                return
+
+    def _event_stream(self, game_id: str, after: int, follow: bool) -> Iterator[Event]:
+        while True:
+            got = False
+            for message in self._sse(f"/v1/games/{game_id}/events/stream", {"after": after}):
+                event = Event.from_json(json.loads(message["data"]))
+                after, got = event.version, True
+                yield event
+                if event.type == "SecretRevealed":
+                    return
+            if not follow and not got:
+                return
+
+    def notifications(self, after: int = 0, *, wait: int = 30, stream: bool = False) -> Iterator[Notification]:
+        """The account's notifications after ``after``, forever: long-polls
+        ``/v1/me/notifications``, or with ``stream=True`` reads ``/v1/me/stream`` (whose first
+        message, kind ``inbox``, lists the games that wait for this player)."""
+        if stream:
+            while True:
+                headers = {"Last-Event-ID": str(after)} if after else None
+                for m in self._sse("/v1/me/stream", None, headers):
+                    payload = json.loads(m["data"])
+                    if m.get("event") == "inbox":
+                        yield Notification(int(payload.get("seq", after)), "inbox", None, None, [], None, payload)
+                        continue
+                    note = Notification.from_json(payload)
+                    after = max(after, note.seq)
+                    yield note
+        while True:
+            page = self._get("/v1/me/notifications", after=after, wait=wait)
+            for n in page["notifications"]:
+                yield Notification.from_json(n)
+            after = page["next_after"]
+
+    def _sse(self, path: str, params: Mapping[str, Any] | None,
+             headers: Mapping[str, str] | None = None) -> Iterator[dict[str, str]]:
+        """The messages of one Server-Sent Events response (``id``, ``event``, ``data``)."""
+        h = {"Accept": "text/event-stream", **(headers or {})}
+        if self.token:
+            h["Authorization"] = f"Bearer {self.token}"
+        try:
+            r = self.http.get(self.base_url + path, params=params, headers=h, stream=True, timeout=(10, 60))
+        except requests.ConnectionError:
+            time.sleep(1)
+            return
+        with r:
+            if r.status_code != 200:
+                _answer(r)
+            message: dict[str, str] = {}
+            try:
+                for line in r.iter_lines(decode_unicode=True):
+                    if not line:
+                        if "data" in message:
+                            yield message
+                        message = {}
+                    elif not line.startswith(":"):
+                        key, _, value = line.partition(":")
+                        value = value[1:] if value.startswith(" ") else value
+                        message[key] = message[key] + "\n" + value if key == "data" and key in message else value
+            except requests.RequestException:
+                return  # the stream ended: the caller reconnects after the last id
+
+
+def _answer(r: requests.Response) -> Any:
+    if r.status_code == 304:
+        return None
+    ctype = r.headers.get("Content-Type", "")
+    body = r.json() if "json" in ctype and r.content else None
+    if r.status_code >= 400:
+        raise ProblemError(r.status_code, body if isinstance(body, dict) else {"detail": r.text[:500]})
+    return body
+
+
+def _backoff(attempt: int) -> float:
+    return min(0.25 * 2**attempt, 8.0)
+
+
+def _retry_after(r: requests.Response, attempt: int) -> float:
+    try:
+        return max(0.0, min(float(r.headers.get("Retry-After", "")), 60.0))
+    except ValueError:
+        return _backoff(attempt)

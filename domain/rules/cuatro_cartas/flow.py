@@ -1,0 +1,526 @@
+"""4 Cartas: ``decide`` for the turn commands, the round flow and the system commands.
+
+:mod:`domain.rules.cuatro_cartas.decide` dispatches each command to a function here or,
+for the matches (blind claims), in :mod:`domain.rules.cuatro_cartas.claims`. Every check
+that can refuse a command runs on public facts first. Events
+are built through :class:`Emitter`, which folds each one at once so that the flow
+(end of turn, final lap, final window, reveal, next deal) reads the state it made.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from domain import chance, orders, table
+from domain.cards import french_pack, rank
+from domain.errors import InvalidCommand, Locked, NotYourTurn, WrongPhase
+from domain.messages import (
+    CardDrawn, CardsSwapped, GameEnded, GameStarted, TurnSkipped, TurnStarted, WindowClosed, WindowOpened,
+)
+from domain.rules.cuatro_cartas.evolve import MEMO, evolve
+from domain.rules.cuatro_cartas.model import (
+    BASE_SLOTS_N, LOOKS, NAME, POWER_RANKS, CallMade, CardDiscarded, CardReplaced, CardsLooked, ClaimResolved,
+    FinalWindowOpened, PeekChosen, PenaltyCardDealt, PenaltySkipped, PowerFizzled, PowerSkipped, PowerStarted,
+    RoundDealt, RoundRevealed, RoundScored, State, StockReshuffled, SwapDeclined, closer_score, layout_total,
+)
+from domain.table import next_seat
+from domain.tiebreak import break_tie
+
+TURN_PHASES = ("TURNS", "FINAL_LAP")
+
+
+def _claimed(e: ClaimResolved) -> tuple[tuple[int, str], ...]:
+    if e.outcome != "correct":
+        return ()
+    gave = ((e.actor, e.give_slot),) if e.kind == "match_rival" and e.give_slot is not None else ()
+    return tuple((p, x) for p, x in e.targets) + gave
+
+
+# The slots whose card each event changes: the standing orders naming them are cancelled.
+_MOVES: dict[type, Any] = {
+    CardReplaced: lambda e: ((e.seat, e.slot),),
+    CardsSwapped: lambda e: (tuple(e.a), tuple(e.b)),
+    ClaimResolved: _claimed,
+    PenaltyCardDealt: lambda e: ((e.seat, e.slot),),
+}
+
+
+class Emitter(orders.OrderEmitter):
+    """4 Cartas' events of one command, folded (and remembered) as they are emitted (decide's
+    own, which also fires the standing orders, is :class:`domain.rules.cuatro_cartas.claims.Emitter`)."""
+
+    __slots__ = ()
+    memo = MEMO
+    hooks = orders.cancelling(_MOVES)
+
+
+# -- start and deal ------------------------------------------------------------------------
+
+
+def start_events(players: int, options: dict[str, Any], key: bytes) -> tuple[Any, ...]:
+    first = chance.pick(key, "first-dealer", players)
+    started = GameStarted(NAME, players, dict(options), first)
+    em = Emitter(evolve(None, started), key)
+    em.events.append(started)
+    deal(em, 1)
+    return tuple(em.events)
+
+
+def deal(em: Emitter, round_no: int) -> None:
+    s = em.s
+    dealer = (s.first_dealer + round_no - 1) % s.players
+    order = table.deal(em.key, round_no, french_pack())
+    commit, salt = table.commitment(em.key, round_no, 0, order)
+    em.emit(RoundDealt(round_no, dealer, (dealer + 1) % s.players, order[BASE_SLOTS_N * s.players], commit,
+                       order, salt))
+
+
+# -- public predicates (shared with legal_actions) -----------------------------------------
+
+
+def stock_can_supply(s: State) -> bool:
+    """Draw{stock} is possible: a card, a reshuffle, or (end_round) the end of the round."""
+    return bool(s.stock) or s.opts.stock_exhausted == "end_round" or len(s.pile) >= 2
+
+
+def pile_can_supply(s: State, seat: int) -> bool:
+    """Draw{discard}: a pile card, which the seat can then get rid of."""
+    return bool(s.pile) and (s.opts.allow_rediscard or s.layouts[seat].has_cards())
+
+
+def can_draw(s: State, seat: int) -> bool:
+    return stock_can_supply(s) or pile_can_supply(s, seat)
+
+
+def can_close_instead(s: State) -> bool:
+    return s.opts.close_timing == "instead_of_turn" and s.closer is None
+
+
+def must_replace(s: State, seat: int) -> bool:
+    """``allow_rediscard = false`` and a pile card held: only Replace (unless no slot is left)."""
+    return not s.opts.allow_rediscard and s.held_source == "discard" and s.layouts[seat].has_cards()
+
+
+def swap_ok(s: State, seat: int, a: tuple[int, str], b: tuple[int, str]) -> bool:
+    return (a[0] != b[0] and not s.locked(a[0]) and not s.locked(b[0])
+            and (not s.opts.swap_must_include_own or seat in (a[0], b[0])))
+
+
+def swap_pairs(s: State, seat: int) -> list[tuple[tuple[int, str], tuple[int, str]]]:
+    """Every legal K/J swap, in seat then slot order."""
+    locs = [(p, sl) for p in range(s.players) if not s.locked(p) for sl in s.layouts[p].occupied()]
+    out = []
+    for i, a in enumerate(locs):
+        for b in locs[i + 1:]:
+            if swap_ok(s, seat, a, b):
+                out.append((a, b))
+    return out
+
+
+def any_occupied(s: State) -> bool:
+    return any(lay.has_cards() for lay in s.layouts)
+
+
+def any_swap(s: State, seat: int) -> bool:
+    """Whether some legal K/J swap exists (cheaper than listing them)."""
+    free = [p for p in range(s.players) if not s.locked(p) and s.layouts[p].has_cards()]
+    if s.opts.swap_must_include_own:
+        return seat in free and len(free) >= 2
+    return len(free) >= 2
+
+
+def look_ends_turn(s: State) -> bool:
+    return not s.power_returns and (s.power == "Q" or not any_swap(s, s.turn or 0))
+
+
+def eligible(s: State) -> tuple[int, ...]:
+    """Seats offered a claim on the final window: unlocked, with a card."""
+    return tuple(p for p in range(s.players) if not s.locked(p) and s.layouts[p].has_cards())
+
+
+# -- checks ------------------------------------------------------------------------------------
+
+
+def player(seat: int | None) -> int:
+    if seat is None:
+        raise InvalidCommand("this command is sent by a player, not by the system")
+    return seat
+
+
+def require_turn(s: State, seat: int | None, *steps: str) -> int:
+    me = player(seat)
+    if s.phase not in TURN_PHASES:
+        raise WrongPhase(f"no turns are played in phase {s.phase}")
+    if me != s.turn:
+        raise NotYourTurn(f"it is seat {s.turn}'s turn")
+    if s.step not in steps:
+        raise WrongPhase(f"this command is for {' or '.join(steps)}; the turn is in {s.step}")
+    return me
+
+
+def check_close(s: State, close: bool, ends_turn: bool) -> None:
+    if not close:
+        return
+    if s.opts.close_timing != "after_turn":
+        raise InvalidCommand("close: true is only used with close_timing = after_turn; send Close")
+    if s.closer is not None:
+        raise WrongPhase("somebody has already closed this round")
+    if not ends_turn:
+        raise InvalidCommand("this command does not end the turn, so it cannot carry close: true")
+
+
+# -- turn commands -------------------------------------------------------------------------------
+
+
+def close(em: Emitter, seat: int | None) -> None:
+    me = require_turn(em.s, seat, "AWAIT_ACTION")
+    if em.s.opts.close_timing != "instead_of_turn":
+        raise InvalidCommand("with close_timing = after_turn, close with close: true on your turn's last command")
+    if em.s.closer is not None:
+        raise WrongPhase("somebody has already closed this round")
+    em.emit(CallMade(me, "fechei", "instead_of_turn"))
+    after_turn(em)
+
+
+def draw(em: Emitter, seat: int | None, source: str) -> None:
+    s = em.s
+    me = require_turn(s, seat, "AWAIT_ACTION")
+    if source == "stock":
+        if not stock_can_supply(s):
+            raise WrongPhase("the stock is empty and the pile has no card to reshuffle")
+        if not reshuffle(em):
+            end_round(em, "stock_exhausted")  # common.stock_exhausted = end_round
+            return
+        em.emit(CardDrawn(me, "stock", em.s.stock[0]))
+        return
+    if not s.pile:
+        raise WrongPhase("the discard pile is empty")
+    if not pile_can_supply(s, me):
+        raise WrongPhase("with allow_rediscard = false and no card in your layout you could not play a pile card")
+    if s.window is not None:
+        em.emit(WindowClosed(s.window.id, "taken"))
+    em.emit(CardDrawn(me, "discard", s.pile[-1]))
+
+
+def skip_turn(em: Emitter, seat: int | None) -> None:
+    me = require_turn(em.s, seat, "AWAIT_ACTION")
+    if can_draw(em.s, me):
+        raise WrongPhase("a card can be drawn; SkipTurn is only for a turn with no card to draw")
+    em.emit(TurnSkipped(me, "no_card"))
+    after_turn(em)
+
+
+def discard_drawn(em: Emitter, seat: int | None, close_flag: bool, power: bool = True) -> None:
+    s = em.s
+    me = require_turn(s, seat, "HOLDING")
+    if must_replace(s, me):
+        raise InvalidCommand("allow_rediscard = false: a card taken from the pile must replace a layout card")
+    check_close(s, close_flag, True)
+    card, source = s.held, s.held_source
+    assert card is not None and source is not None
+    em.emit(CardDiscarded(me, card, source))
+    if s.window is not None:
+        em.emit(WindowClosed(s.window.id, "superseded"))
+    if power and (source == "stock" or s.opts.rediscard_power) and rank(card) in POWER_RANKS:
+        start_power(em, rank(card), close_flag, returns=False)
+    else:
+        finish_turn(em, close_flag)
+
+
+def replace_card(em: Emitter, seat: int | None, slot: str, close_flag: bool, power: bool = True) -> None:
+    s = em.s
+    me = require_turn(s, seat, "HOLDING")
+    if not s.layouts[me].is_occupied(slot):
+        raise InvalidCommand(f"slot {slot!r} is not an occupied slot of yours")
+    check_close(s, close_flag, True)
+    out = s.layouts[me].card(slot)
+    assert out is not None
+    em.emit(CardReplaced(me, slot, out))
+    if s.window is not None:
+        em.emit(WindowClosed(s.window.id, "superseded"))
+    if power and s.opts.replaced_card_power and rank(out) in POWER_RANKS:
+        start_power(em, rank(out), close_flag, returns=False)
+    else:
+        finish_turn(em, close_flag)
+
+
+def start_power(em: Emitter, power_rank: str, close_after: bool, returns: bool) -> None:
+    me = em.s.turn
+    assert me is not None
+    em.emit(PowerStarted(me, power_rank, close_after, returns))
+    if not any_occupied(em.s):
+        em.emit(PowerFizzled(me, power_rank, "no face-down card on the table"))
+        power_done(em, False)
+
+
+def power_done(em: Emitter, close_flag: bool) -> None:
+    """After the last step of a power: back to AWAIT_ACTION (in-turn match) or end of turn."""
+    if em.s.step != "AWAIT_ACTION":
+        finish_turn(em, close_flag)
+
+
+def look(em: Emitter, seat: int | None, targets: tuple[tuple[int, str], ...], close_flag: bool) -> None:
+    s = em.s
+    me = require_turn(s, seat, "POWER_LOOK")
+    assert s.power is not None
+    if len(targets) > LOOKS[s.power] or len(set(targets)) != len(targets):
+        raise InvalidCommand(f"{s.power} looks at up to {LOOKS[s.power]} distinct cards")
+    for owner, slot in targets:
+        if not 0 <= owner < s.players or not s.layouts[owner].is_occupied(slot):
+            raise InvalidCommand(f"({owner}, {slot!r}) is not an occupied slot")
+    ends = look_ends_turn(s)
+    check_close(s, close_flag, ends)
+    em.emit(CardsLooked(me, targets, tuple(s.layouts[o].card(sl) for o, sl in targets)))
+    if em.s.step == "POWER_SWAP" and not any_swap(em.s, me):
+        em.emit(PowerFizzled(me, s.power, "no legal swap"))
+    if em.s.step != "POWER_SWAP":
+        power_done(em, close_flag)
+
+
+def skip_power(em: Emitter, seat: int | None, close_flag: bool) -> None:
+    s = em.s
+    me = require_turn(s, seat, "POWER_LOOK")
+    check_close(s, close_flag, not s.power_returns)
+    em.emit(PowerSkipped(me))
+    power_done(em, close_flag)
+
+
+def swap(em: Emitter, seat: int | None, a: tuple[int, str], b: tuple[int, str], close_flag: bool) -> None:
+    s = em.s
+    me = require_turn(s, seat, "POWER_SWAP")
+    for owner, slot in (a, b):
+        if not 0 <= owner < s.players or not s.layouts[owner].is_occupied(slot):
+            raise InvalidCommand(f"({owner}, {slot!r}) is not an occupied slot")
+    if a[0] == b[0]:
+        raise InvalidCommand("a swap exchanges cards of two different players")
+    if s.locked(a[0]) or s.locked(b[0]):
+        raise Locked("the closer's layout is locked")
+    if s.opts.swap_must_include_own and me not in (a[0], b[0]):
+        raise InvalidCommand("swap_must_include_own: one of the two cards must be yours")
+    check_close(s, close_flag, not s.power_returns)
+    em.emit(CardsSwapped(me, a, b))
+    power_done(em, close_flag)
+
+
+def no_swap(em: Emitter, seat: int | None, close_flag: bool) -> None:
+    s = em.s
+    me = require_turn(s, seat, "POWER_SWAP")
+    check_close(s, close_flag, not s.power_returns)
+    em.emit(SwapDeclined(me))
+    power_done(em, close_flag)
+
+
+# -- flow ------------------------------------------------------------------------------------------
+
+
+def finish_turn(em: Emitter, close_flag: bool) -> None:
+    """The turn's discard is on top (powers done): open its window (its orders fire), then the
+    call, then move on."""
+    s = em.s
+    em.emit(WindowOpened(s.last_window_id + 1, s.pile[-1]))
+    assert s.turn is not None
+    em.window_opened(next_seat(s.turn, s.players, 1))
+    if (close_flag or s.close_pending) and s.closer is None and s.turn is not None:
+        em.emit(CallMade(s.turn, "fechei", "after_turn"))
+    after_turn(em)
+
+
+def round_over_after_turn(em: Emitter) -> bool:
+    s = em.s
+    limit = s.opts.round_turn_limit
+    if limit is not None and s.turn_no >= limit:
+        end_round(em, "turn_limit")
+        return True
+    if s.skip_run >= s.players:
+        end_round(em, "all_skipped")
+        return True
+    return False
+
+
+def after_turn(em: Emitter) -> None:
+    if round_over_after_turn(em):
+        return
+    assert em.s.turn is not None
+    next_turn(em, next_seat(em.s.turn, em.s.players, 1))
+
+
+def next_turn(em: Emitter, seat: int) -> None:
+    """Give ``seat`` its turn; automatic closes and skips chain on."""
+    while True:
+        s = em.s
+        if s.closer is not None and seat == s.closer:
+            final_window(em)
+            return
+        em.emit(TurnStarted(seat, s.turn_no + 1))
+        s = em.s
+        if s.opts.auto_close_when_empty and s.closer is None and not s.layouts[seat].has_cards():
+            em.emit(CallMade(seat, "fechei", "automatic"))
+        elif not can_draw(s, seat) and not can_close_instead(s):
+            em.emit(TurnSkipped(seat, "no_card"))
+        else:
+            return
+        if round_over_after_turn(em):
+            return
+        seat = next_seat(seat, s.players, 1)
+
+
+def final_window(em: Emitter) -> None:
+    """The turn would return to the closer: the current window becomes F, or the reveal."""
+    w = em.s.window
+    if w is None or w.won_by is not None:
+        end_round(em, "no_window")
+        return
+    em.emit(FinalWindowOpened(w.id, eligible(em.s)))
+    check_final(em)
+
+
+def check_final(em: Emitter) -> None:
+    """F ends once won, or once every eligible seat has passed."""
+    s = em.s
+    if s.phase != "FINAL_WINDOW" or s.window is None:
+        return
+    if s.window.won_by is not None or all(p in s.window.passed for p in eligible(s)):
+        end_round(em, "final_window")
+
+
+def begin_turns(em: Emitter) -> None:
+    """Every peek is chosen: W0 opens on the up-card, then the first turn; W0's orders fire once
+    that turn has started (claims are taken from then on), from the first player on."""
+    s = em.s
+    em.emit(WindowOpened(s.last_window_id + 1, s.pile[-1]))
+    next_turn(em, (s.dealer + 1) % s.players)
+    em.window_opened((s.dealer + 1) % s.players)
+
+
+def choose_peek(em: Emitter, seat: int, slots: tuple[str, ...], automatic: bool = False) -> None:
+    s = em.s
+    if s.phase != "INITIAL_PEEK":
+        raise WrongPhase("the initial peek is over")
+    if seat in s.peeked:
+        raise WrongPhase("you have already chosen your two cards")
+    if len(slots) != 2 or slots[0] == slots[1] or not all(s.layouts[seat].is_occupied(x) for x in slots):
+        raise InvalidCommand("choose two distinct slots of your own layout")
+    em.emit(PeekChosen(seat, slots, tuple(s.layouts[seat].card(x) for x in slots), automatic))
+    if len(em.s.peeked) == s.players:
+        begin_turns(em)
+
+
+def reshuffle(em: Emitter) -> bool:
+    """A card on the stock, reshuffling the pile under its top if needed."""
+    s = em.s
+    if s.stock:
+        return True
+    rest = s.pile[:-1]
+    if s.opts.stock_exhausted == "end_round" or not rest:
+        return False
+    k = s.shuffle_no + 1
+    order = table.reshuffle(em.key, s.round, k, rest)
+    commit, salt = table.commitment(em.key, s.round, k, order)
+    em.emit(StockReshuffled(s.round, k, commit, order, salt))
+    return True
+
+
+def penalty(em: Emitter, seat: int) -> None:
+    """One unseen penalty card from the stock; skipped if there is none."""
+    if not reshuffle(em):
+        em.emit(PenaltySkipped(seat, "no card in the stock"))
+        return
+    s = em.s
+    lay = s.layouts[seat]
+    empty = lay.empty()
+    slot = empty[0] if s.opts.penalty_placement == "empty_slot_first" and empty else lay.next_extra_slot()
+    em.emit(PenaltyCardDealt(seat, slot, s.stock[0], s.opts.penalty_card_visible_to_owner))
+
+
+# -- end of round and game ---------------------------------------------------------------------
+
+
+def end_round(em: Emitter, reason: str) -> None:
+    if em.s.window is not None:
+        em.emit(WindowClosed(em.s.window.id, "final"))
+    orders.close_round(em)
+    s = em.s
+    shuffles = tuple({"shuffle_no": k, "order": list(o), "salt": salt, "commitment": c} for k, o, salt, c in s.orders)
+    em.emit(RoundRevealed(s.round, reason, tuple(tuple(zip(l.slots, l.cards)) for l in s.layouts), shuffles))
+    em.emit(score_round(s, reason))
+    s = em.s
+    if s.round >= s.opts.rounds:
+        winners, why = game_winners(s)
+        if winners:
+            em.emit(GameEnded(winners, s.scores, why))
+            return
+    deal(em, s.round + 1)
+
+
+def score_round(s: State, reason: str) -> RoundScored:
+    o = s.opts
+    totals = tuple(layout_total(lay.present(), o.eight_rule) for lay in s.layouts)
+    scores = list(totals)
+    c, outcome = s.closer, None
+    applied: dict[str, Any] = {"eight_rule": o.eight_rule}
+    if c is None:
+        why = "Nobody closed: every player scores their own total."
+    elif reason == "stock_exhausted":
+        outcome = "not_judged"
+        why = f"The stock ran out (stock_exhausted = end_round): seat {c} closed but scores its total, unjudged."
+        applied["common.stock_exhausted"] = o.stock_exhausted
+    else:
+        others = [t for p, t in enumerate(totals) if p != c]
+        scores[c], outcome = closer_score(totals[c], others, o.failed_close_negative)
+        applied["failed_close_negative"] = o.failed_close_negative
+        if outcome == "succeeded":
+            why = f"Seat {c} closed with {totals[c]}, strictly the lowest total, and scores it."
+        else:
+            why = (f"Seat {c} closed with {totals[c]}, but another player has {min(others)} or less: "
+                   f"the close failed and scores {scores[c]}.")
+    cumulative = tuple(a + b for a, b in zip(s.scores, scores))
+    return RoundScored(s.round, totals, tuple(scores), cumulative, c, outcome, "RULES §5.6", applied, why)
+
+
+def game_winners(s: State) -> tuple[tuple[int, ...], str]:
+    """Winners after the last round, or () to play another round."""
+    low = min(s.scores)
+    tied = tuple(p for p, v in enumerate(s.scores) if v == low)
+    if len(tied) == 1:
+        return tied, f"Seat {tied[0]} has the lowest cumulative score, {low}."
+    won = break_tie(tied, s.last_round, s.opts.tiebreak)
+    if won is None:
+        return (), ""
+    if len(won) == 1:
+        return won, f"Tie at {low} broken by the last round: seat {won[0]} scored fewest points."
+    return won, f"Seats {list(won)} share the win with {low} points."
+
+
+# -- timeouts --------------------------------------------------------------------------------------
+
+
+def timeout_turn(em: Emitter) -> None:
+    """The automatic action of a timed-out turn: never a call, a claim or a power."""
+    s = em.s
+    me, turn_no = s.turn, s.turn_no
+    assert me is not None
+    if s.step == "POWER_LOOK":
+        em.emit(PowerSkipped(me))
+        power_done(em, False)
+    elif s.step == "POWER_SWAP":
+        em.emit(SwapDeclined(me))
+        power_done(em, False)
+    if em.s.phase not in TURN_PHASES or em.s.turn_no != turn_no:
+        return
+    if em.s.step == "AWAIT_ACTION":
+        s = em.s
+        if stock_can_supply(s):
+            draw(em, me, "stock")
+        elif pile_can_supply(s, me):
+            draw(em, me, "discard")
+        else:
+            em.emit(TurnSkipped(me, "no_card"))
+            after_turn(em)
+            return
+        if em.s.step != "HOLDING":  # the round ended on an empty stock
+            return
+    s = em.s
+    if must_replace(s, me):
+        replace_card(em, me, s.layouts[me].occupied()[0], False, power=False)
+    else:
+        discard_drawn(em, me, False, power=False)
+

@@ -1,0 +1,48 @@
+"""The service's own events (a game's lobby, its life around the rules, its secret) as schemas.
+
+They are public to every reader of the game (``service.presenting.public_event``); their
+fields are those ``service.seating``, ``service.lobby``, ``service.lifecycle`` and
+``service.vacation`` write, as docs/lifecycle.md lists them.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+_S: dict[str, Any] = {"type": "string"}
+_I: dict[str, Any] = {"type": "integer"}
+_SEATS: dict[str, Any] = {"type": "array", "items": _I}
+_T: dict[str, Any] = {"$ref": "#/components/schemas/Timestamp"}  # RFC 3339, UTC, ending in Z
+
+
+def _obj(required: dict[str, Any], optional: dict[str, Any] | None = None) -> dict[str, Any]:
+    # copies: a YAML dump writes a dict met twice as an anchor and an alias
+    props = json.loads(json.dumps({**required, **(optional or {})}))
+    return {"type": "object", "required": list(required), "properties": props}
+
+
+SERVICE_EVENTS: dict[str, dict[str, Any]] = {
+    "GameOpened": _obj(
+        {"ruleset": _S, "seats": _I, "options": {"type": "object", "additionalProperties": True},
+         "name": _S, "creator": _S, "secret_commitment": _S},
+        # absent from games opened before each was introduced
+        {"time_control": {"type": ["object", "null"], "properties": {"turn_seconds": _I,
+                                                                   "final_window_seconds": _I}},
+         "visibility": {"type": "string", "enum": ["public", "unlisted"]},
+         "timeouts_before_vote": _I, "rematch_of": {"type": ["string", "null"]}}),
+    "SeatTaken": _obj({"seat": _I, "player_id": _S, "name": _S, "entropy": _S}),
+    "SecretRevealed": _obj({"secret": _S}),
+    "SeatReserved": _obj({"seat": _I, "player_id": _S, "name": _S, "by": _S}),
+    "InvitationDeclined": _obj({"seat": _I, "player_id": _S}),
+    "SeatLeft": _obj({"seat": _I, "player_id": _S}),
+    "GameCancelled": _obj({"by": _S}),
+    "SeatResigned": _obj({"seat": _I, "player_id": _S}),
+    "GameConcluded": _obj({"reason": _S, "winners": _SEATS}, {"ranking": _SEATS}),
+    "VoteCast": _obj({"seat": _I, "voter": _I, "kind": {"type": "string", "enum": ["replace_with_bot", "abort"]}}),
+    "SeatReplaced": _obj({"seat": _I, "bot": _S, "reason": _S}),
+    "GameAborted": _obj({"reason": _S, "seat": _I}),
+    "SeatReclaimed": _obj({"seat": _I, "player_id": _S}),
+    "ClockPaused": _obj({"seat": _I, "player_id": _S, "from": _T, "until": _T}),
+    "ClockResumed": _obj({"seat": _I, "player_id": _S, "at": _T}),
+    "RematchOpened": _obj({"next_game": _S, "by": _S}),
+}

@@ -1,0 +1,59 @@
+"""The web client: a page at ``/`` and its static assets, shipped inside this package.
+
+Plain ES modules under ``static/`` (no build step, nothing fetched from elsewhere), a service
+worker at ``/sw.js`` (its scope is the whole site, so it must be served from the root) that
+keeps the shell for offline use. Every answer carries a Content-Security-Policy that allows
+scripts, styles and connections from this origin only: no inline script, no inline style.
+"""
+from __future__ import annotations
+
+import mimetypes
+from pathlib import Path
+
+from flask import Blueprint, Flask, Response, send_from_directory
+from flask.typing import ResponseReturnValue
+
+STATIC = Path(__file__).resolve().parent / "static"
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+       "connect-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
+HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin",
+           "X-Frame-Options": "DENY"}
+
+bp = Blueprint("web", __name__)
+mimetypes.add_type("application/manifest+json", ".webmanifest")
+mimetypes.add_type("text/javascript", ".js")  # some systems' tables still say application/javascript
+
+
+def _secured(resp: Response, cache: str) -> Response:
+    for k, v in HEADERS.items():
+        resp.headers[k] = v
+    resp.headers["Cache-Control"] = cache
+    return resp
+
+
+@bp.get("/")
+def index() -> ResponseReturnValue:
+    # revalidated at every load: a new version of the client reaches players at once
+    return _secured(send_from_directory(STATIC, "index.html", mimetype="text/html"), "no-cache")
+
+
+@bp.get("/sw.js")
+def service_worker() -> ResponseReturnValue:
+    return _secured(send_from_directory(STATIC, "sw.js", mimetype="text/javascript"), "no-cache")
+
+
+@bp.get("/web/<name>")
+def asset(name: str) -> ResponseReturnValue:
+    """A file of the client (404 problem for anything else)."""
+    return _secured(send_from_directory(STATIC, name), "no-cache")
+
+
+@bp.get("/web/js/<name>")
+def module(name: str) -> ResponseReturnValue:
+    """One of the client's ES modules."""
+    return _secured(send_from_directory(STATIC / "js", name), "no-cache")
+
+
+def register(app: Flask) -> None:
+    app.register_blueprint(bp)

@@ -1,0 +1,222 @@
+// One game's page: the table (board.js) kept live by the game's event stream, the actions
+// the view lists, the history, the round's result; before the deal, the seats and the
+// invitations; after the game, the result, a rematch and the replay.
+import { h, clear, say, toast } from "./dom.js";
+import * as api from "./api.js";
+import * as words from "./words.js";
+import { render, headline } from "./board.js";
+import { historyPanel, peeksPanel, roundPanel } from "./history.js";
+import { left } from "./clock.js";
+
+async function allEvents(gameId, after, query) {
+  const out = [];
+  let position = after;
+  for (;;) {
+    const page = await api.get(`/v1/games/${gameId}/events?after=${position}&limit=500${query}`);
+    out.push(...page.events);
+    position = page.next_after;
+    if (!page.more) return out;
+  }
+}
+
+export function mount(main, gameId, session, inviteCode = null) {
+  const root = h("div", { class: "game", "data-game": gameId, "aria-busy": "true" });
+  clear(main).append(root);
+  const query = inviteCode ? `&invite_code=${encodeURIComponent(inviteCode)}` : "";
+  const st = { summary: null, view: null, events: [], last: 0, stop: null, streamSeat: null, timer: null, sending: false, closed: false };
+
+  const ctx = () => words.context(st.view || { seats: st.summary ? st.summary.seats : [], seat: null },
+    st.summary && st.summary.options && st.summary.options.deck_profile === "spanish50");
+
+  async function refresh(withSummary = false) {
+    const q = inviteCode ? `?invite_code=${encodeURIComponent(inviteCode)}` : "";
+    const [view, summary] = await Promise.all([api.get(`/v1/games/${gameId}/view${q}`),
+      withSummary || !st.summary ? api.get(`/v1/games/${gameId}${q}`) : Promise.resolve(st.summary)]);
+    st.view = view;
+    st.summary = summary;
+    if (st.stop && view.seat !== st.streamSeat) {  // seated now: the events as this seat sees them
+      st.events = await allEvents(gameId, 0, query);
+      st.last = st.events.length ? st.events[st.events.length - 1].version : 0;
+      listen();
+    }
+    draw();
+  }
+
+  function listen() {
+    if (st.stop) st.stop();
+    st.streamSeat = st.view ? st.view.seat : null;
+    const path = `/v1/games/${gameId}/events/stream${inviteCode ? `?invite_code=${encodeURIComponent(inviteCode)}` : ""}`;
+    st.stop = api.follow(path, ({ data }) => {
+      if (data.version <= st.last) return;
+      st.last = data.version;
+      st.events.push(data);
+      const lifecycle = ["SeatTaken", "GameStarted", "GameEnded", "GameCancelled", "GameAborted", "SeatLeft",
+        "SeatInvited", "PlayerResigned", "RematchOpened", "SecretRevealed", "GameConcluded"].includes(data.type);
+      schedule(lifecycle || !st.view || st.view.status !== "active");
+    }, { after: st.last });
+  }
+
+  function schedule(withSummary) {
+    clearTimeout(st.timer);
+    st.timer = setTimeout(() => refresh(withSummary).catch((err) => toast(err.message)), 60);
+  }
+
+  function focusKey() {
+    const el = document.activeElement;
+    if (!el || !root.contains(el)) return null;
+    return el.dataset.action ? `[data-action='${el.dataset.action.replaceAll("'", "\\'")}']` : (el.id ? `#${el.id}` : null);
+  }
+
+  function draw() {
+    if (st.closed) return;
+    const refocus = focusKey();
+    const openDetails = [...root.querySelectorAll("details[open]")].map((d) => d.id).filter(Boolean);
+    const c = ctx();
+    const { view, summary } = st;
+    const spanish = c.spanish;
+    clear(root);
+    root.dataset.version = view.version;
+    root.dataset.status = view.status;
+    root.dataset.ruleset = view.ruleset;
+    root.dataset.seat = view.seat === null ? "" : view.seat;
+    root.setAttribute("aria-busy", "false");
+    const line = headline(view, c);
+    const deadline = view.deadline;
+    root.append(h("header", { class: "game-head" },
+      h("h1", {}, summary.name || "Game", h("span", { class: "ruleset" }, ` · ${view.ruleset}`)),
+      h("p", { class: `headline${line.startsWith("Your move") ? " yours" : ""}`, id: "headline", tabindex: "-1" }, line),
+      deadline ? h("p", { class: "deadline" }, "Deadline: ",
+        h("time", { datetime: deadline.at, "data-deadline": deadline.at }, left(deadline.at)),
+        ` (${deadline.kind === "final_window" ? "the final window" : deadline.seats.map(c.who).join(", ")})`) : null));
+    if (view.status === "open" || !view.table) root.append(waitingRoom(view, summary, c));
+    else {
+      root.append(render(view, c, spanish));
+      const peeks = peeksPanel(st.events, c);
+      if (peeks) root.append(peeks);
+    }
+    const result = roundPanel(st.events, c, spanish);
+    if (result) root.append(result);
+    if (view.status === "finished" || summary.status === "finished" || summary.status === "aborted") root.append(finished(summary, c));
+    else if (view.status === "active" && view.seat !== null) root.append(resignBox());
+    root.append(historyPanel(st.events, c));
+    for (const id of openDetails) { const d = root.querySelector(`#${id}`); if (d) d.open = true; }
+    if (refocus) {  // keep the keyboard where it was, or at the next thing to do
+      const el = root.querySelector(refocus) || root.querySelector(".actions [data-action]") || root.querySelector("#headline");
+      if (el) el.focus();
+    }
+  }
+
+  function waitingRoom(view, summary, c) {
+    const seated = view.seat !== null && view.seat !== undefined;
+    const box = h("section", { class: "waiting", "aria-label": "Seats" }, h("h2", {}, "Seats"),
+      h("ul", {}, summary.seats.map((s) => h("li", {}, `Seat ${s.seat}: `,
+        s.name ? s.name : (s.reserved_for ? `kept for ${s.reserved_for.name}` : "free")))));
+    if (!seated) {
+      box.append(h("button", { type: "button", class: "primary", id: "join",
+        onclick: () => act(() => api.post(`/v1/games/${gameId}/join`, inviteCode ? { invite_code: inviteCode } : {}), true) }, "Take a seat"));
+      return box;
+    }
+    const handle = h("input", { id: "invite-handle", name: "handle", autocomplete: "off", required: true,
+      pattern: "[A-Za-z0-9_\\-]{3,24}" });
+    box.append(h("form", { class: "inline", onsubmit: (ev) => { ev.preventDefault();
+      act(() => api.post(`/v1/games/${gameId}/invitations`, { handle: handle.value.trim() }), true); } },
+    h("label", { for: "invite-handle" }, "Invite a player by handle"), handle,
+    h("button", { type: "submit" }, "Invite")));
+    if (summary.visibility === "unlisted") {
+      const out = h("p", { class: "share" }, "Loading the link to share…");
+      box.append(out);
+      api.get(`/v1/games/${gameId}/invite_code`).then((r) => {
+        const link = `${location.origin}/#/join/${gameId}/${r.invite_code}`;
+        clear(out).append("Share this link: ", h("input", { readonly: true, value: link, "aria-label": "Link to share",
+          class: "link", id: "share-link" }));
+      }).catch((err) => { out.textContent = err.message; });
+    }
+    const creator = summary.creator === session.player.id;
+    box.append(h("button", { type: "button", id: "leave", onclick: () => act(() => (creator
+      ? api.del(`/v1/games/${gameId}`) : api.post(`/v1/games/${gameId}/leave`)), true) },
+    creator ? "Cancel this game" : "Leave this game"));
+    return box;
+  }
+
+  function resignBox() {
+    let armed = false;
+    const b = h("button", { type: "button", class: "danger", id: "resign" }, "Resign");
+    b.addEventListener("click", () => {
+      if (!armed) { armed = true; b.textContent = "Really resign? Click again"; return; }
+      act(() => api.post(`/v1/games/${gameId}/resign`), true);
+    });
+    return h("section", { class: "resign" }, b);
+  }
+
+  function finished(summary, c) {
+    const w = summary.winners || [];
+    return h("section", { class: "finished", "aria-label": "The result" }, h("h2", {}, "The result"),
+      h("p", {}, w.length ? `Won by ${w.map(c.who).join(" and ")}.` : `The game is ${summary.status}.`),
+      summary.scores ? h("p", {}, `Final scores: ${summary.scores.map((s, i) => `${c.names[i] || i} ${s}`).join(", ")}.`) : null,
+      h("p", {}, h("a", { href: `#/replay/${gameId}`, id: "replay-link" }, "Replay the game with its audit")),
+      summary.next_game
+        ? h("p", {}, h("a", { href: `#/game/${summary.next_game}` }, "Go to the rematch"))
+        : h("button", { type: "button", id: "rematch", onclick: async () => {
+          try { const g = await api.post(`/v1/games/${gameId}/rematch`); location.hash = `#/game/${g.id}`; } catch (err) { toast(err.message); }
+        } }, "Rematch"));
+  }
+
+  async function act(fn, withSummary = false) {
+    try { await fn(); await refresh(withSummary); } catch (err) { toast(err.message); }
+  }
+
+  async function send(action) {
+    if (st.sending) return;
+    st.sending = true;
+    root.setAttribute("aria-busy", "true");
+    try {
+      const out = await api.command(gameId, action);
+      say(words.action(action, ctx()));
+      st.view = out.view;
+      draw();
+    } catch (err) {
+      toast(err.message);
+      schedule(false);
+    } finally {
+      st.sending = false;
+      root.setAttribute("aria-busy", "false");
+    }
+  }
+
+  root.addEventListener("click", (ev) => {
+    const el = ev.target.closest("[data-action]");
+    if (!el || !root.contains(el)) return;
+    ev.preventDefault();
+    send(JSON.parse(el.dataset.action));
+  });
+  root.addEventListener("dragstart", (ev) => {
+    if (!ev.target.closest || !ev.target.closest(".held")) return;
+    ev.dataTransfer.setData("text/plain", "held");
+    ev.dataTransfer.effectAllowed = "move";
+    root.classList.add("dragging");
+  });
+  root.addEventListener("dragend", () => root.classList.remove("dragging"));
+  root.addEventListener("dragover", (ev) => { if (ev.target.closest && ev.target.closest("[data-drop]")) ev.preventDefault(); });
+  root.addEventListener("drop", (ev) => {
+    const el = ev.target.closest && ev.target.closest("[data-drop]");
+    if (!el) return;
+    ev.preventDefault();
+    root.classList.remove("dragging");
+    send(JSON.parse(el.dataset.drop));
+  });
+
+  (async () => {
+    try {
+      await refresh(true);
+      st.events = await allEvents(gameId, 0, query);
+      st.last = st.events.length ? st.events[st.events.length - 1].version : 0;
+      draw();
+      listen();
+    } catch (err) {
+      clear(root).append(h("p", { class: "error" }, `This game cannot be shown: ${err.message}`));
+      root.setAttribute("aria-busy", "false");
+    }
+  })();
+
+  return () => { st.closed = true; clearTimeout(st.timer); if (st.stop) st.stop(); };
+}

@@ -1,0 +1,8 @@
+"""Signed webhooks (Standard Webhooks): registration, safe targets, signing, delivery.
+
+A player registers ``{url, events}`` and gets a secret, shown once. Each notification of a
+subscribed kind puts a delivery in the outbox in the notification's own transaction
+(``sql/007``); the delivery worker sends it with ``webhook-id``, ``webhook-timestamp`` and
+``webhook-signature`` headers, retries with exponential back-off, and disables a webhook
+whose deliveries keep failing (its owner gets a ``webhook_disabled`` notification).
+"""

@@ -1,0 +1,50 @@
+"""The web client in a real browser: `facedown serve` in a subprocess and Debian's Chromium
+driven by Playwright (its own browser download is not used: CI installs `chromium`)."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.driver import CHROMIUM, Table
+from tests.e2e.served import Served, served
+
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if Path(str(item.fspath)).resolve().parent == here:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def site(db_factory: Any) -> Iterator[Served]:
+    with served(db_factory.new(), workers=1) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def table(site: Served, browser: Any) -> Iterator[Table]:
+    """Players' browser contexts on the served site; at the end, no console error in any."""
+    SHOTS.mkdir(exist_ok=True)
+    t = Table(site.url, browser, SHOTS)
+    try:
+        yield t
+        assert t.console_errors == [], t.console_errors
+    finally:
+        t.close()

@@ -1,0 +1,205 @@
+"""Driving the web client as players do: register on the page, open a game from the lobby's
+form, join, and play by clicking (or dragging) the controls that carry a legal action in
+`data-action`. The API is only read (with each player's token) to know when every page is up
+to date and to check that a page shows exactly the cards its view sent."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import requests
+
+CHROMIUM = "/usr/bin/chromium"
+RANKS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SPANISH = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
+
+
+def card_label(code: str | None, spanish: bool = False) -> str:
+    """What the page must call a card (cards.js): its rank and suit, or "face down"."""
+    if code is None:
+        return "face down"
+    if code == "JK":
+        return "joker"
+    rank, suit = code[:-1], code[-1]
+    return f"{rank if spanish else RANKS.get(rank, rank)} of {(SPANISH if spanish else SUITS)[suit]}"
+
+
+class Seat:
+    """One player: a browser context and its page, with the token the page showed once."""
+
+    def __init__(self, table: Table, name: str, width: int = 1100, height: int = 900) -> None:
+        self.table = table
+        self.context = table.browser.new_context(viewport={"width": width, "height": height})
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(15_000)
+        self.page.on("console", lambda m: table.console_errors.append((name, m.text)) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: table.console_errors.append((name, str(e))))
+        self.name = name
+        self.token = ""
+        self.handle = ""
+        self.dragged = False
+        self.seen = 0  # the last event of the game this seat may see (some are another seat's alone)
+
+    # ------------------------------------------------------------------ the account
+    def register(self) -> Seat:
+        p = self.page
+        p.goto(self.table.url + "/")
+        p.fill("#reg-name", self.name)
+        p.click("#register")
+        self.token = p.input_value("#new-token")
+        p.click("#continue")
+        p.wait_for_selector(".inbox[aria-busy=false]")
+        self.handle = p.inner_text("#who").split("@", 1)[1].rstrip(")")
+        return self
+
+    def api(self, path: str) -> Any:
+        r = requests.get(self.table.url + path, headers={"Authorization": f"Bearer {self.token}"}, timeout=10)
+        r.raise_for_status()
+        return r.json()
+
+    # ------------------------------------------------------------------ a game
+    def open_game(self, ruleset: str, seats: int, options: dict[str, Any], invite: list[str],
+                  visibility: str = "public") -> str:
+        """Fill the lobby's new-game form (the options through their own fields) and send it."""
+        p = self.page
+        p.click("nav a[href='#/lobby']")
+        p.wait_for_selector(".lobby[aria-busy=false]")
+        p.select_option("#new-ruleset", ruleset)
+        p.fill("#new-seats", str(seats))
+        p.fill("#new-name", f"{ruleset} through the page")
+        p.select_option("#new-visibility", visibility)
+        p.fill("#new-invite", ", ".join(invite))
+        p.click(".options-box summary")
+        for key, value in options.items():
+            field = p.locator(f"#new-game [name='{key}']")
+            tag = field.evaluate("el => el.tagName + ':' + el.type")
+            if tag == "SELECT:select-one":
+                field.select_option(json.dumps(value))
+            elif tag == "INPUT:checkbox":
+                field.set_checked(bool(value))
+            else:
+                field.fill(str(value))
+        p.click("#create")
+        p.wait_for_selector(".game[data-status]")
+        return str(p.get_attribute(".game", "data-game"))
+
+    def join_from_inbox(self, game_id: str) -> None:
+        """An invited player finds the game in the inbox, opens it and takes the seat kept."""
+        p = self.page
+        p.click("nav a[href='#/']")
+        link = p.locator(f".game-item[data-game='{game_id}'] a.game-link")
+        link.wait_for()
+        link.click()
+        p.click("#join")
+        self.seated()
+
+    def join_by_link(self, link: str) -> None:
+        self.page.goto(link)
+        self.page.click("#join")
+        self.seated()
+
+    def seated(self) -> None:
+        self.page.wait_for_function("() => { const g = document.querySelector('.game');"
+                                    " return g && g.dataset.seat !== undefined && g.dataset.seat !== ''; }")
+
+    def sync(self, game_id: str) -> None:
+        """Wait until the page has the last event this seat may see (its stream brings it)."""
+        while True:
+            page = self.api(f"/v1/games/{game_id}/events?after={self.seen}&limit=500")
+            if page["events"]:
+                self.seen = page["events"][-1]["version"]
+            if not page["more"]:
+                break
+        self.at_version(self.seen)
+
+    def at_version(self, version: int) -> None:
+        try:
+            self.page.wait_for_function(
+                "v => { const g = document.querySelector('.game'); return g && Number(g.dataset.version) >= v"
+                " && g.getAttribute('aria-busy') === 'false'; }", arg=version)
+        except Exception as exc:
+            state = self.page.evaluate("() => { const g = document.querySelector('.game');"
+                                       " return g ? [g.dataset.version, g.getAttribute('aria-busy'), location.hash] : null; }")
+            raise AssertionError(f"{self.name}'s page is not at version {version}: {state}") from exc
+
+    def actions(self) -> list[dict[str, Any]]:
+        """Every distinct legal action the page offers, as its controls carry them."""
+        raw = self.page.eval_on_selector_all(".game [data-action]", "els => els.map(e => e.dataset.action)")
+        seen: dict[str, dict[str, Any]] = {}
+        for text in raw:
+            seen.setdefault(text, json.loads(text))
+        return list(seen.values())
+
+    def send(self, action: dict[str, Any], version: int, drag: bool = False, keyboard: bool = False) -> None:
+        """Click the control carrying this action (a card if one carries it), or press Enter
+        on it, or drag the drawn card onto the control that accepts it; then wait for the
+        page to move on."""
+        p = self.page
+        text = json.dumps(action, separators=(",", ":"), ensure_ascii=False)
+        if drag and p.locator(f".game [data-drop='{text}']").count():
+            p.drag_and_drop(".game .card.held", f".game [data-drop='{text}']")
+            self.dragged = True
+        else:
+            controls = p.locator(f".game [data-action='{text}']")
+            cards = controls.and_(p.locator("button.card"))
+            control = cards.first if cards.count() else controls.first
+            closed = control.locator("xpath=ancestor::details[not(@open)]")
+            if closed.count():
+                closed.first.locator("summary").click()
+            if keyboard:
+                control.focus()
+                p.keyboard.press("Enter")
+            else:
+                control.click()
+        self.at_version(version + 1)
+        self.seen = max(self.seen, version + 1)
+
+    def check_cards(self, view: dict[str, Any], spanish: bool = False) -> None:
+        """The page shows every seat's cards exactly as this seat's view has them: a card the
+        view did not send is face down, a card it sent is labelled by rank and suit."""
+        if not view.get("table"):
+            return
+        shown = self.page.eval_on_selector_all(
+            ".game .board .seat", "els => els.map(s => [Number(s.dataset.seat),"
+            " [...s.querySelectorAll('.cards .card')].map(c => c.getAttribute('aria-label'))])")
+        have = {seat: labels for seat, labels in shown}
+        for p in view["table"]["players"]:
+            want = ["empty place" if c["empty"] else card_label(c["card"], spanish) for c in p["cards"]]
+            got = [label.split(":")[0] for label in have[p["seat"]]]
+            assert got == want, (self.name, p["seat"], got, want)
+
+    def axe(self, where: str) -> None:
+        """axe-core (the script axe-playwright-python ships) finds nothing serious or critical."""
+        from axe_playwright_python.sync_playwright import Axe
+
+        results = Axe().run(self.page)
+        bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in results.response["violations"]
+               if v["impact"] in ("serious", "critical")]
+        assert bad == [], (where, bad)
+        self.table.axe_runs.append(where)
+
+    def shot(self, name: str) -> None:
+        self.page.screenshot(path=str(self.table.shots / f"{name}.png"), full_page=True)
+
+
+class Table:
+    """The players of one test, their console errors, and where screenshots go."""
+
+    def __init__(self, url: str, browser: Any, shots: Path) -> None:
+        self.url = url
+        self.browser = browser
+        self.shots = shots
+        self.seats: list[Seat] = []
+        self.console_errors: list[tuple[str, str]] = []
+        self.axe_runs: list[str] = []
+
+    def seat(self, name: str, **kw: Any) -> Seat:
+        s = Seat(self, name, **kw).register()
+        self.seats.append(s)
+        return s
+
+    def close(self) -> None:
+        for s in self.seats:
+            s.context.close()

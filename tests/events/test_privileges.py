@@ -1,0 +1,79 @@
+"""Least privilege: the service's login can read and call the write functions, nothing more."""
+from __future__ import annotations
+
+import uuid
+
+import psycopg
+import pytest
+from psycopg import errors
+
+from events.roles import APP_ROLE, service_url
+from events.store import EventStore, NewEvent
+from events.db import Database
+
+WRITES = {
+    "INSERT": "INSERT INTO {t} SELECT * FROM {t} LIMIT 1",
+    "UPDATE": "UPDATE {t} SET {c} = {c}",
+    "DELETE": "DELETE FROM {t}",
+    "TRUNCATE": "TRUNCATE {t}",
+}
+EVENT_TABLES = {"events": "type", "streams": "kind", "snapshots": "fingerprint", "processed_commands": "command_id"}
+READ_MODELS = {"game_index": "name", "game_players": "player_id", "players": "name", "notifications": "kind",
+               "notification_heads": "seq", "webhooks": "url", "webhook_deliveries": "status"}
+SECRETS = ("game_secrets", "webhook_secrets")
+
+
+@pytest.fixture
+def app_conn(database_url: str) -> psycopg.Connection[object]:
+    conn = psycopg.connect(service_url(database_url), autocommit=True)
+    yield conn
+    conn.close()
+
+
+def test_the_service_logs_in_as_its_own_role_that_is_no_superuser(app_conn: psycopg.Connection[object]) -> None:
+    user, superuser = app_conn.execute(
+        "SELECT current_user, rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()
+    assert (user, superuser) == (APP_ROLE, False)
+    owned = app_conn.execute("SELECT count(*) FROM pg_class WHERE relowner = 'facedown_app'::regrole").fetchone()
+    assert owned == (0,)
+
+
+@pytest.mark.parametrize("table", sorted({**EVENT_TABLES, **READ_MODELS}))
+@pytest.mark.parametrize("verb", sorted(WRITES))
+def test_no_table_can_be_written_directly(app_conn: psycopg.Connection[object], table: str, verb: str) -> None:
+    column = {**EVENT_TABLES, **READ_MODELS}[table]
+    with pytest.raises(errors.InsufficientPrivilege):
+        app_conn.execute(WRITES[verb].format(t=table, c=column))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("table", SECRETS)
+def test_the_secrets_cannot_be_read_directly(app_conn: psycopg.Connection[object], table: str) -> None:
+    with pytest.raises(errors.InsufficientPrivilege):
+        app_conn.execute(f"SELECT * FROM {table}")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("role", ["postgres", "facedown_owner"])
+def test_the_service_cannot_change_its_role(app_conn: psycopg.Connection[object], role: str) -> None:
+    with pytest.raises(errors.InsufficientPrivilege):
+        app_conn.execute(f"SET ROLE {role}")  # type: ignore[arg-type]
+    app_conn.execute("RESET ROLE")
+    assert app_conn.execute("SELECT current_user").fetchone() == (APP_ROLE,)
+
+
+def test_the_internal_functions_are_not_callable(app_conn: psycopg.Connection[object]) -> None:
+    with pytest.raises(errors.InsufficientPrivilege):
+        app_conn.execute("SELECT fd_apply(%s, '{\"op\": \"player\"}'::jsonb)", (uuid.uuid4(),))
+
+
+def test_through_the_append_function_the_service_writes_the_log_and_its_read_models(database_url: str) -> None:
+    from events import players
+
+    db = Database(service_url(database_url), max_size=1)
+    try:
+        pid = uuid.uuid4()
+        EventStore(db).append(pid, 0, [NewEvent("PlayerRegistered", {"name": "ann", "token_sha256": "x" * 64})],
+                              kind="player", effects=[players.player_effect(pid, "ann", "x" * 64)])
+        assert players.by_token_hash(db, "x" * 64) is not None
+        assert EventStore(db).verify(pid) is None
+    finally:
+        db.close()
