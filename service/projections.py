@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain import rules
-from domain.orders import ORDER_KINDS
 from events import game_index
 from events.store import NewEvent
 from service.clock import moment, next_due
@@ -30,8 +29,7 @@ def may_act(game: Game, waiting: Sequence[int]) -> list[int]:
         return []
     rs = rules.get(game.ruleset)
     # a standing order may be placed or cancelled at any time: it is no move to make now
-    return [s for s in game.playing()
-            if s in waiting or any(a["type"] not in ORDER_KINDS for a in rs.legal_actions(game.rules, s))]
+    return [s for s in game.playing() if s in waiting or rs.may_move(game.rules, s)]
 
 
 def _uuid(value: str | None) -> uuid.UUID | None:

@@ -65,6 +65,9 @@ class Corte:
     def legal_actions(self, state: State, seat: int) -> list[Any]:
         return corte_view.legal_actions(state, seat)
 
+    def may_move(self, state: State, seat: int) -> bool:
+        return corte_view.may_move(state, seat)
+
     def is_terminal(self, state: State) -> bool:
         return state.phase == GAME_OVER
 

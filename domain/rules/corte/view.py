@@ -163,16 +163,28 @@ def order_actions(s: State, seat: int) -> list[JSON]:
     return orders.actions(s.book, seat, own)
 
 
-def legal_actions(s: State, seat: int) -> list[JSON]:
+def moves(s: State, seat: int) -> list[JSON]:
+    """The seat's legal actions but for standing orders: what it may play now."""
     if s.phase == INITIAL_PEEK:
-        peek = [] if seat in s.peeked else [
+        return [] if seat in s.peeked else [
             {"type": "ChoosePeek", "slots": [a, b]} for a, b in combinations(s.layouts[seat].slots, 2)]
-        return peek + order_actions(s, seat)
     out = turn_actions(s, seat) + claim_actions(s, seat)
     if s.phase == FINAL_WINDOW and has_claim(s, seat):
         assert s.window is not None
         out.append({"type": "Pass", "window_id": s.window.id})
-    return out + order_actions(s, seat)
+    return out
+
+
+def legal_actions(s: State, seat: int) -> list[JSON]:
+    return moves(s, seat) + order_actions(s, seat)
+
+
+def may_move(s: State, seat: int) -> bool:
+    """Whether :func:`moves` is not empty, without building the snaps' long list (a snap is
+    offered exactly when :func:`has_claim`, and ``Pass`` only beside one)."""
+    if s.phase == INITIAL_PEEK:
+        return seat not in s.peeked and len(s.layouts[seat].slots) >= 2
+    return has_claim(s, seat) or bool(turn_actions(s, seat))
 
 
 def awaiting(s: State) -> tuple[int, ...]:

@@ -70,6 +70,9 @@ class CuatroCartas:
             return []
         return seen.legal_actions(state, seat)
 
+    def may_move(self, state: State, seat: int) -> bool:
+        return state.phase != "GAME_OVER" and bool(seen.moves(state, seat))
+
     def is_terminal(self, state: State) -> bool:
         return state.phase == "GAME_OVER"
 

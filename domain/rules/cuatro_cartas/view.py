@@ -116,16 +116,20 @@ def _redact(event: Any, seat: int | None) -> dict[str, Any]:
 # -- legal actions --------------------------------------------------------------------------------
 
 
-def legal_actions(s: State, seat: int) -> list[dict[str, Any]]:
+def moves(s: State, seat: int) -> list[dict[str, Any]]:
+    """The seat's legal actions but for standing orders: what it may play now."""
     if s.phase == "INITIAL_PEEK":
-        peek = [] if seat in s.peeked else [
+        return [] if seat in s.peeked else [
             typed(ChoosePeek((a, b))) for a, b in combinations(s.layouts[seat].occupied(), 2)]
-        return peek + _orders(s, seat)
     out: list[dict[str, Any]] = []
     if s.phase in TURN_PHASES and seat == s.turn:
         out.extend(_turn_actions(s, seat))
     out.extend(_claims(s, seat))
-    return out + _orders(s, seat)
+    return out
+
+
+def legal_actions(s: State, seat: int) -> list[dict[str, Any]]:
+    return moves(s, seat) + _orders(s, seat)
 
 
 def _orders(s: State, seat: int) -> list[dict[str, Any]]:

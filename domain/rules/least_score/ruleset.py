@@ -69,6 +69,9 @@ class _LeastScore:
     def legal_actions(self, state: Any, seat: int) -> list[Any]:
         return _view.legal_actions(state, seat)
 
+    def may_move(self, state: Any, seat: int) -> bool:
+        return bool(_view.legal_actions(state, seat))  # Least Score has no standing orders
+
     def is_terminal(self, state: Any) -> bool:
         return bool(state.phase == "over")
 

@@ -48,6 +48,9 @@ class PedroRuleset:
     def legal_actions(self, state: Any, seat: int) -> list[Any]:
         return pv.legal_actions(state, seat)
 
+    def may_move(self, state: Any, seat: int) -> bool:
+        return bool(pv.legal_actions(state, seat))  # Pedro has no standing orders
+
     def is_terminal(self, state: Any) -> bool:
         return bool(state.step == OVER)
 
