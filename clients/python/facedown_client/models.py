@@ -6,6 +6,7 @@ not know, so a newer server does not break an older client.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 
@@ -213,7 +214,6 @@ class View:
     awaiting: list[int]
     legal_actions: list[dict[str, Any]]
     seats: list[Seat]
-    table: Table | None
     deadline: Deadline | None
     raw: dict[str, Any] = field(repr=False, compare=False)
 
@@ -221,7 +221,13 @@ class View:
     def from_json(cls, d: dict[str, Any]) -> View:
         return cls(d["game_id"], d["ruleset"], d["status"], d.get("seat"), d["version"], d["chain_head"],
                    list(d["awaiting"]), list(d["legal_actions"]), [Seat.from_json(s) for s in d["seats"]],
-                   _opt(Table, d.get("table")), _opt(Deadline, d.get("deadline")), d)
+                   _opt(Deadline, d.get("deadline")), d)
+
+    @cached_property
+    def table(self) -> Table | None:
+        """The table, typed when first asked for: a bot that reads ``legal_actions`` (or the
+        table's JSON in ``raw``) does not pay for a model of every card on every answer."""
+        return _opt(Table, self.raw.get("table"))
 
     @property
     def my_turn(self) -> bool:
