@@ -1,4 +1,4 @@
-"""``may_move``: the cheap question the service asks of every seat on every append (the game
+"""``moves`` and ``may_move``: the cheap question the service asks of every seat on every append (the game
 list's ``may_act``) has the answer ``legal_actions`` gives, standing orders set aside."""
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def _states(name: str, players: int, seed: int, bot: str) -> list:
 
 @pytest.mark.parametrize("name", ["corte", "cuatro-cartas", "pedro", "least-score"])
 @pytest.mark.parametrize("bot", ["random", "greedy"])
-def test_may_move_is_any_legal_action_but_an_order(name: str, bot: str) -> None:
+def test_moves_are_the_legal_actions_but_orders_and_may_move_says_if_any(name: str, bot: str) -> None:
     ruleset = rules.get(name)
     players = 4
     seen = {True: 0, False: 0}
@@ -32,7 +32,9 @@ def test_may_move_is_any_legal_action_but_an_order(name: str, bot: str) -> None:
             for seat in range(players):
                 actions = ruleset.legal_actions(state, seat)
                 orders += sum(1 for a in actions if a["type"] in ORDER_KINDS)
-                expected = any(a["type"] not in ORDER_KINDS for a in actions)
+                moves = [a for a in actions if a["type"] not in ORDER_KINDS]
+                assert ruleset.moves(state, seat) == moves
+                expected = bool(moves)
                 assert ruleset.may_move(state, seat) is expected, (seat, actions)
                 seen[expected] += 1
     # both answers occur, and in the games with standing orders the orders were listed

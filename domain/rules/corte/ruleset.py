@@ -68,6 +68,9 @@ class Corte:
     def may_move(self, state: State, seat: int) -> bool:
         return corte_view.may_move(state, seat)
 
+    def moves(self, state: State, seat: int) -> list[Any]:
+        return corte_view.moves(state, seat)
+
     def is_terminal(self, state: State) -> bool:
         return state.phase == GAME_OVER
 

@@ -73,6 +73,9 @@ class CuatroCartas:
     def may_move(self, state: State, seat: int) -> bool:
         return state.phase != "GAME_OVER" and bool(seen.moves(state, seat))
 
+    def moves(self, state: State, seat: int) -> list[dict[str, Any]]:
+        return [] if state.phase == "GAME_OVER" else seen.moves(state, seat)
+
     def is_terminal(self, state: State) -> bool:
         return state.phase == "GAME_OVER"
 

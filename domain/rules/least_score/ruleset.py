@@ -72,6 +72,9 @@ class _LeastScore:
     def may_move(self, state: Any, seat: int) -> bool:
         return bool(_view.legal_actions(state, seat))  # Least Score has no standing orders
 
+    def moves(self, state: Any, seat: int) -> list[Any]:
+        return _view.legal_actions(state, seat)
+
     def is_terminal(self, state: Any) -> bool:
         return bool(state.phase == "over")
 

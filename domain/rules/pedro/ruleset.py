@@ -51,6 +51,9 @@ class PedroRuleset:
     def may_move(self, state: Any, seat: int) -> bool:
         return bool(pv.legal_actions(state, seat))  # Pedro has no standing orders
 
+    def moves(self, state: Any, seat: int) -> list[Any]:
+        return pv.legal_actions(state, seat)
+
     def is_terminal(self, state: Any) -> bool:
         return bool(state.step == OVER)
 
