@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from domain.messages import FinalWindowExpired, TurnTimedOut
+from service.memo import per_object
 
 if TYPE_CHECKING:
     from service.gamestate import Game
@@ -130,6 +131,7 @@ def bots_awaited(game: Game) -> tuple[int, ...]:
     return tuple(s for s in rules.get(game.ruleset).awaiting(game.rules) if game.seat_status(s) == "bot")
 
 
+@per_object
 def next_due(game: Game) -> datetime | None:
     """The earliest moment the server has something to do in this game (the sweeper's index)."""
     if game.status != "active":

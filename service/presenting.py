@@ -14,6 +14,7 @@ from domain.messages import TurnTimedOut
 from domain.ruleset import Ruleset
 from service.clock import moment, seat_deadlines, vacation_until
 from service.gamestate import SERVICE_EVENTS, Game
+from service.memo import per_object
 from service.seating import ranking
 
 
@@ -22,6 +23,7 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
+@per_object
 def deadline_out(game: Game) -> dict[str, Any] | None:
     """The public deadline: when the first of the current wait's clocks runs out, what kind
     of wait it ends, whose turns time out, and each awaited seat's own deadline (``None``:
