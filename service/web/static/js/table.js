@@ -32,6 +32,9 @@ export function mount(main, gameId, session, inviteCode = null) {
     const q = inviteCode ? `?invite_code=${encodeURIComponent(inviteCode)}` : "";
     const [view, summary] = await Promise.all([api.get(`/v1/games/${gameId}/view${q}`),
       withSummary || !st.summary ? api.get(`/v1/games/${gameId}${q}`) : Promise.resolve(st.summary)]);
+    // a refresh asked for before a command's answer can arrive after it: an older view never
+    // replaces a newer one (it would show, say, a standing order already cancelled)
+    if (st.view && view.version < st.view.version) return;
     st.view = view;
     st.summary = summary;
     if (st.stop && view.seat !== st.streamSeat) {  // seated now: the events as this seat sees them
@@ -172,7 +175,7 @@ export function mount(main, gameId, session, inviteCode = null) {
     try {
       const out = await api.command(gameId, action);
       say(words.action(action, ctx()));
-      st.view = out.view;
+      if (!st.view || out.view.version >= st.view.version) st.view = out.view;
       draw();
     } catch (err) {
       toast(err.message);
