@@ -2,6 +2,8 @@
 method, path, status and media type, validated as JSON Schema 2020-12 (OpenAPI 3.1's)."""
 from __future__ import annotations
 
+import json
+
 import re
 from collections.abc import Iterator
 from functools import lru_cache
@@ -137,7 +139,28 @@ def _tags(validator: Any, branches: list[Any]) -> dict[str, int] | None:
     return tags
 
 
-_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"oneOf": _one_of})
+_ANY_OF = jsonschema.Draft202012Validator.VALIDATORS["anyOf"]
+_VALID: dict[tuple[int, str], list[Any]] = {}  # (id of the branches, the instance's JSON) -> branches
+_VALID_SIZE = 100_000
+
+
+def _any_of(validator: Any, branches: list[Any], instance: Any, schema: Any) -> Iterator[Any]:
+    """``anyOf`` that remembers the objects it found valid: a view lists the same legal
+    actions answer after answer (a ``Command`` is an ``anyOf`` of the rulesets' commands), and
+    an object's validity against one schema never changes. Anything invalid is checked anew,
+    so its errors carry their own paths."""
+    key = (id(branches), json.dumps(instance, sort_keys=True)) if isinstance(instance, dict) else None
+    if key is not None and _VALID.get(key) is branches:
+        return
+    errors = list(_ANY_OF(validator, branches, instance, schema))
+    if not errors and key is not None:
+        if len(_VALID) >= _VALID_SIZE:
+            _VALID.clear()
+        _VALID[key] = branches  # the list itself is kept: its id is never reused
+    yield from errors
+
+
+_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"oneOf": _one_of, "anyOf": _any_of})
 
 
 @lru_cache(maxsize=4)
