@@ -109,7 +109,9 @@ def play(seats: list[Seat], game_id: str, ruleset: str, seed: int, on_move: Any 
         game = seats[0].api(f"/v1/games/{game_id}")
         if game["status"] != "active":
             return seen
-        assert seen.moves < max_moves, f"{ruleset}: not over after {max_moves} moves"
+        assert seen.moves < max_moves, (
+            f"{ruleset}: not over after {max_moves} moves; the last 30: {seen.types[-30:]}; "
+            f"round {game.get('round')}, awaiting {game.get('awaiting')}, version {game['version']}")
         spanish = game["options"].get("deck_profile") == "spanish50"
         picked = None
         for s in seats:
