@@ -2,8 +2,6 @@
 hints and the game repository. Nothing here knows about HTTP."""
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -13,40 +11,13 @@ from events.db import Database
 from events.store import EventStore
 from service.gamestate import Timeouts
 from service.live import Live
+from service.memo import Lru
 from service.presenting import iso
 from service.repository import GameRepository
 
 
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
-
-
-class Lru(OrderedDict[Any, Any]):
-    """A bounded, thread-safe map that forgets the least recently used entries first."""
-
-    def __init__(self, size: int) -> None:
-        super().__init__()
-        self.size = size
-        self.lock = threading.Lock()
-
-    def get_(self, key: Any) -> Any:
-        with self.lock:
-            return self.get(key)
-
-    def put(self, key: Any, value: Any) -> None:
-        with self.lock:
-            self[key] = value
-            self.move_to_end(key)
-            while len(self) > self.size:
-                self.popitem(last=False)
-
-    def drop(self, key: Any) -> None:
-        with self.lock:
-            self.pop(key, None)
-
-    def forget_all(self) -> None:
-        with self.lock:
-            self.clear()
 
 
 @dataclass

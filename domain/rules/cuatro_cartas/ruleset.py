@@ -71,7 +71,7 @@ class CuatroCartas:
         return seen.legal_actions(state, seat)
 
     def may_move(self, state: State, seat: int) -> bool:
-        return state.phase != "GAME_OVER" and bool(seen.moves(state, seat))
+        return bool(self.moves(state, seat))
 
     def moves(self, state: State, seat: int) -> list[dict[str, Any]]:
         return [] if state.phase == "GAME_OVER" else seen.moves(state, seat)
