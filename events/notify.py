@@ -101,7 +101,19 @@ class Listener:
 
     def close(self) -> None:
         self._stop.set()
+        self._nudge()
         self._thread.join(timeout=5)
+
+    def _nudge(self) -> None:
+        """An empty hint, so that the LISTEN loop sees the stop now rather than at its next poll
+        (a worker's shutdown, and every test server's, waited up to ``poll`` for it)."""
+        if not self.connected.is_set():
+            return
+        try:
+            with psycopg.connect(self.url, autocommit=True, connect_timeout=2) as conn:
+                conn.execute("SELECT pg_notify(%s, '')", (CHANNEL,))
+        except psycopg.Error:
+            pass  # the loop still stops at its next poll
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -112,7 +124,9 @@ class Listener:
                     self.on_hint(None)
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=self.poll, stop_after=None):
-                            for item in note.payload.split(","):
+                            if self._stop.is_set():
+                                break
+                            for item in filter(None, note.payload.split(",")):
                                 self.on_hint(item.split(":", 1)[0])
             except psycopg.Error as exc:
                 self.connected.clear()

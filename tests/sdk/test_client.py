@@ -9,6 +9,7 @@ import pytest
 
 from facedown_client import Client, ProblemError, View, commands, play_seats, random_policy
 from tests.sdk.conftest import Served
+from tests.service.helpers import QUICK_POLL
 
 
 def _table(served: Served, ruleset: str = "least-score", seats: int = 2) -> tuple[str, list[Client]]:
@@ -113,7 +114,7 @@ class _Flaky(BaseHTTPRequestHandler):
 def flaky() -> Iterator[str]:
     _Flaky.calls = []
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Flaky)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": QUICK_POLL}, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
 
@@ -152,7 +153,7 @@ class _CutOff(BaseHTTPRequestHandler):
 def test_an_answer_cut_off_mid_body_is_retried_with_the_same_idempotency_key() -> None:
     _CutOff.calls = []
     server = ThreadingHTTPServer(("127.0.0.1", 0), _CutOff)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": QUICK_POLL}, daemon=True).start()
     try:
         player = Client(f"http://127.0.0.1:{server.server_port}").register("ann")
     finally:

@@ -62,12 +62,18 @@ class Player:
 _SESSIONS = threading.local()
 
 
+QUICK_POLL = 0.02
+"""Seconds between a test server's checks for shutdown."""
+
+
 def serve(database_url: str, **config: Any) -> Iterator[Live]:
     from service.app import create_app
 
     app = create_app({"database_url": database_url, "pool_size": 16, **config})
     server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for the loop's next poll: at the default 0.5 s that was most of every
+    # test's teardown (a server per lifecycle test)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": QUICK_POLL}, daemon=True)
     thread.start()
     try:
         yield Live(f"http://127.0.0.1:{server.server_port}", database_url, app)

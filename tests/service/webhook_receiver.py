@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.service.helpers import QUICK_POLL
+
 
 @dataclass
 class Received:
@@ -58,7 +60,7 @@ def receiver() -> Iterator[Receiver]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     box.append(Receiver(f"http://127.0.0.1:{server.server_port}/hook"))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": QUICK_POLL}, daemon=True)
     thread.start()
     try:
         yield box[0]
