@@ -12,6 +12,7 @@ from typing import Any
 
 from events import citus
 from events.db import connect, translated
+from events.roles import retrying_role_races
 
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
 _LOCK_KEY = 7_301_905_511  # arbitrary, constant: facedown's migration lock
@@ -52,13 +53,9 @@ def upgrade(url: str, sql_dir: Path = SQL_DIR) -> list[str]:
                     continue
                 if on_citus:
                     citus.owner_may_log_in(conn)
-                with conn.transaction():
-                    if _owner_role_applies(conn):
-                        # once 008 has handed the schema to the owner role, every later
-                        # migration runs as it: new objects are the owner's, never the login's
-                        conn.execute("SET LOCAL ROLE facedown_owner")
-                    conn.execute(path.read_text())  # type: ignore[arg-type]
-                    conn.execute("INSERT INTO schema_migrations (name) VALUES (%s)", (path.name,))
+                # a file that creates or alters the server-wide roles can race another
+                # database's migrations (which this database's lock does not hold back)
+                retrying_role_races(lambda: _apply(conn, path))
                 done_now.append(path.name)
             if on_citus and citus.is_coordinator(conn):
                 # new tables and functions take their place on the cluster (idempotent)
@@ -66,6 +63,17 @@ def upgrade(url: str, sql_dir: Path = SQL_DIR) -> list[str]:
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_KEY,))
     return done_now
+
+
+def _apply(conn: Any, path: Path) -> None:
+    """One file and its record, in one transaction."""
+    with conn.transaction():
+        if _owner_role_applies(conn):
+            # once 008 has handed the schema to the owner role, every later
+            # migration runs as it: new objects are the owner's, never the login's
+            conn.execute("SET LOCAL ROLE facedown_owner")
+        conn.execute(path.read_text())  # type: ignore[arg-type]
+        conn.execute("INSERT INTO schema_migrations (name) VALUES (%s)", (path.name,))
 
 
 def _owner_role_applies(conn: Any) -> bool:

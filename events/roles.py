@@ -12,7 +12,8 @@ import random
 import secrets
 import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import psycopg
 from psycopg import sql
@@ -21,6 +22,7 @@ from psycopg.conninfo import make_conninfo
 from events.db import connect
 
 APP_ROLE = "facedown_app"
+T = TypeVar("T")
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
 _password: list[str] = []  # one per process: several apps in one process share the login
@@ -52,18 +54,39 @@ def service_url(url: str) -> str:
     return make_conninfo(url, user=APP_ROLE, password=password)
 
 
-def _set_password(conn: psycopg.Connection[Any], password: str, tries: int = 20) -> None:
-    """A role is the whole server's: two processes (services, test runs) starting at once on
-    one server may both set it, and PostgreSQL then refuses one with "tuple concurrently
-    updated"; that one tries again (within a process, one at a time)."""
+def _set_password(conn: psycopg.Connection[Any], password: str) -> None:
     statement = sql.SQL("ALTER ROLE {} WITH LOGIN PASSWORD {}").format(sql.Identifier(APP_ROLE),
                                                                         sql.Literal(password))
+
+    def alter() -> None:
+        with _lock:  # within a process, one at a time
+            conn.execute(statement)
+
+    retrying_role_races(alter)
+
+
+def role_race(exc: BaseException) -> bool:
+    """Is this PostgreSQL refusing the loser of two concurrent changes to a server-wide role?
+
+    Roles belong to the whole server, not to a database: two processes (services, test runs,
+    migrations of two databases) changing one at once get "tuple concurrently updated", or a
+    duplicate role, for one of them; a database's advisory lock does not order them.
+    """
+    text = str(exc)
+    if isinstance(exc, psycopg.errors.InternalError_):
+        return "concurrently updated" in text
+    if isinstance(exc, (psycopg.errors.UniqueViolation, psycopg.errors.DuplicateObject)):
+        return "pg_authid" in text or "role" in text
+    return False
+
+
+def retrying_role_races(action: Callable[[], T], tries: int = 20) -> T:
+    """``action()``, tried again (after a short random pause) while it loses a role race."""
     for attempt in range(tries):
         try:
-            with _lock:
-                conn.execute(statement)
-            return
-        except psycopg.errors.InternalError_ as exc:
-            if "concurrently updated" not in str(exc) or attempt == tries - 1:
+            return action()
+        except psycopg.Error as exc:
+            if not role_race(exc) or attempt == tries - 1:
                 raise
             time.sleep(random.uniform(0.005, 0.05) * (attempt + 1))
+    raise AssertionError("unreachable")

@@ -45,6 +45,26 @@ def test_two_concurrent_upgrades_apply_each_file_once(db_factory: object) -> Non
     assert migrations.applied(url) == every
 
 
+def test_databases_migrated_at_once_on_one_server_all_succeed(db_factory: object) -> None:
+    """The roles are the server's: migrations of different databases (parallel test runs, two
+    services) alter them at once, and each must still apply every file."""
+    urls = [_empty_database(db_factory, f"_side_by_side_{i}") for i in range(4)]
+    results: dict[str, list[str]] = {}
+    barrier = threading.Barrier(len(urls))
+
+    def run(url: str) -> None:
+        barrier.wait()
+        results[url] = migrations.upgrade(url)
+
+    threads = [threading.Thread(target=run, args=(url,)) for url in urls]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    every = [p.name for p in migrations.migration_files()]
+    assert all(results.get(url) == every for url in urls), results
+
+
 def test_004_moves_seated_players_out_of_the_game_index(db_factory: object, tmp_path: object) -> None:
     """Games indexed before 004 keep their players: "my games" reads game_players after it."""
     import shutil
