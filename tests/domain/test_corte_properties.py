@@ -13,6 +13,7 @@ import pytest
 
 from domain.simulation import check_legal_actions_accepted, game_key, play
 from tests.domain.test_corte_support import R, points
+from tests.sizes import sized
 
 SHORT = {"target_score": 25, "common.round_turn_limit": 10}
 OPTION_SETS: list[dict[str, Any]] = [
@@ -68,9 +69,11 @@ def check_scores(events: list[Any]) -> None:
 
 
 @pytest.mark.parametrize("option_index", range(len(OPTION_SETS)))
-def test_greedy_games_under_every_option_set_keep_every_invariant_and_score_by_the_rules(option_index: int) -> None:
+@pytest.mark.parametrize("seeds", sized(9, 30))  # 9: every player count, 2 to 10
+def test_greedy_games_under_every_option_set_keep_every_invariant_and_score_by_the_rules(option_index: int,
+                                                                                         seeds: int) -> None:
     options = {**SHORT, **OPTION_SETS[option_index]}
-    for seed in range(30):
+    for seed in range(seeds):
         players = 2 + (seed + option_index) % 9
         result = play(R, players, options, seed * 100 + option_index, "greedy", max_steps=5000)
         assert result.violations == [], (seed, result.violations[:3])
@@ -78,14 +81,15 @@ def test_greedy_games_under_every_option_set_keep_every_invariant_and_score_by_t
         check_scores(result.events)
 
 
-def test_greedy_games_with_default_options_run_to_100() -> None:
+@pytest.mark.parametrize("seeds", sized(4, 12))
+def test_greedy_games_with_default_options_run_to_100(seeds: int) -> None:
     rounds = 0
-    for seed in range(12):
+    for seed in range(seeds):
         result = play(R, 2 + seed % 9, {}, seed, "greedy")
         assert result.violations == [] and result.terminal, result.violations[:3]
         check_scores(result.events)
         rounds += result.rounds
-    assert rounds > 12  # a game to 100 takes several rounds
+    assert rounds > seeds  # a game to 100 takes several rounds
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

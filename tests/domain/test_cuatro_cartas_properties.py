@@ -17,6 +17,7 @@ from domain.rules.cuatro_cartas import RULESET as R
 from domain.simulation import check_legal_actions_accepted, play
 from tests.domain.order_record import OTHER, Orders
 from tests.domain.test_cuatro_cartas_support import drive
+from tests.sizes import sized
 
 VARIANTS: list[dict[str, Any]] = [
     {},
@@ -35,7 +36,8 @@ VARIANTS: list[dict[str, Any]] = [
 ]
 
 
-@pytest.mark.parametrize("bot, games", [("random", 120), ("greedy", 120)])
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+@pytest.mark.parametrize("games", sized(28, 120))
 def test_simulated_games_keep_every_invariant(bot: str, games: int) -> None:
     for seed in range(games):
         res = play(R, 2 + seed % 7, {}, seed, bot, max_steps=20000)
@@ -43,9 +45,10 @@ def test_simulated_games_keep_every_invariant(bot: str, games: int) -> None:
         assert res.terminal and res.rounds >= 5
 
 
-def test_greedy_games_under_every_option_variant_keep_every_invariant() -> None:
+@pytest.mark.parametrize("seeds", sized(2, 8))
+def test_greedy_games_under_every_option_variant_keep_every_invariant(seeds: int) -> None:
     for i, options in enumerate(VARIANTS):
-        for seed in range(8):
+        for seed in range(seeds):
             res = play(R, 2 + (seed + i) % 7, options, 1000 * i + seed, "greedy", max_steps=20000)
             assert not res.violations, (options, seed, res.violations[:3])
 
@@ -100,10 +103,11 @@ def _check_scores(events: list[Any], options: dict[str, Any]) -> int:
 
 
 @pytest.mark.parametrize("index", range(len(VARIANTS)))
-def test_driven_games_with_system_commands_replay_conserve_and_score_by_the_rules(index: int) -> None:
+@pytest.mark.parametrize("seeds", sized(3, 10))
+def test_driven_games_with_system_commands_replay_conserve_and_score_by_the_rules(index: int, seeds: int) -> None:
     options = VARIANTS[index]
     rounds = 0
-    for seed in range(10):
+    for seed in range(seeds):
         events, states, final = drive(2 + (seed + index) % 7, options, 97 * index + seed)
         assert R.is_terminal(final), (options, seed)
         assert fold(R, events) == final
@@ -112,7 +116,7 @@ def test_driven_games_with_system_commands_replay_conserve_and_score_by_the_rule
             for seat in range(s.players):
                 assert not check_legal_actions_accepted(R, s, seat, b"k" * 32)
         rounds += _check_scores(events, options)
-    assert rounds >= 10
+    assert rounds >= seeds
 
 
 # -- no leak ------------------------------------------------------------------------------------------
@@ -292,10 +296,11 @@ def _permute_unseen(state: Any, seen: set[str], rng: random.Random) -> Any:
 
 
 @pytest.mark.parametrize("options", [{}, VARIANTS[1], VARIANTS[3], VARIANTS[11]])
-def test_no_oracle_unseen_cards_change_no_view_action_or_error(options: dict[str, Any]) -> None:
+@pytest.mark.parametrize("seeds", sized(2, 5))
+def test_no_oracle_unseen_cards_change_no_view_action_or_error(options: dict[str, Any], seeds: int) -> None:
     rng = random.Random(7)
     compared = with_orders = 0
-    for seed in range(5):
+    for seed in range(seeds):
         n = 2 + seed % 4
         events, _, _ = drive(n, options, 900 + seed, claim_rate=0.1)
         state = None

@@ -17,11 +17,13 @@ from typing import Any
 
 import pytest
 
+
 from domain import simulation
 from domain.cards import is_card_code
 from domain.errors import RuleError
 from domain.rules.pedro import RULESET as R, State, with_ as update
 from domain.table import Layout
+from tests.sizes import sized
 
 LEAK_OPTIONS: list[dict[str, Any]] = [
     {},
@@ -97,9 +99,10 @@ class Record:
 
 
 @pytest.mark.parametrize("options", LEAK_OPTIONS, ids=lambda o: ",".join(o) or "defaults")
-def test_no_view_and_no_redacted_event_names_a_card_the_seat_was_not_shown(options: dict[str, Any]) -> None:
+@pytest.mark.parametrize("seeds", sized(4, 12))
+def test_no_view_and_no_redacted_event_names_a_card_the_seat_was_not_shown(options: dict[str, Any], seeds: int) -> None:
     checked = 0
-    for seed in range(12):
+    for seed in range(seeds):
         players = 2 + seed % 4
         result = simulation.play(R, players, options, seed, bot="random" if seed % 2 else "greedy")
         record = Record(players, options)

@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 
+
 from domain import simulation
 from domain.rules.pedro import RULESET as R, card_values
+from tests.sizes import sized
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},
@@ -52,9 +54,11 @@ def _check_scores(result: simulation.GameResult, options: dict[str, Any]) -> Non
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(o) or "defaults")
 @pytest.mark.parametrize("bot", ["random", "greedy"])
+@pytest.mark.parametrize("scale", sized(1, 3))
 def test_seeded_games_conserve_cards_replay_accept_legal_actions_and_terminate(options: dict[str, Any],
-                                                                               bot: str) -> None:
-    games = 60 if bot == "random" else 25
+                                                                               bot: str, scale: int) -> None:
+    # the full form: 60 random and 24 greedy games; the short one a third, every player count
+    games = (20 if bot == "random" else 8) * scale
     for seed in range(games):
         players = 2 + seed % 9
         if options.get("common.decks") == 2:
