@@ -22,6 +22,7 @@ from domain import bots, codec, rules
 from domain.ruleset import fold
 from events.db import Database
 from events.store import EventStore
+from service.contract.conformance import SHORT
 from tests.service.conftest import RULESETS
 from tests.service.helpers import Live, Player, start_game
 from tests.service.test_notifications import CARD, _all as _all_notifications
@@ -73,7 +74,9 @@ def _expected_events(ruleset: Any, truth: list[Any], seat: int | None) -> list[d
 
 def play(live: Live, name: str, seed: int) -> tuple[str, list[Player], list[str]]:
     rng = random.Random(seed)
-    gid, players = start_game(live, name)
+    # a few rounds of a few turns (the conformance kit's games): every kind of event and view
+    # still comes, without the hundreds of turns of a Corte game to 100
+    gid, players = start_game(live, name, options=SHORT[name])
     policy = _policy(name)
     seen_payloads: list[str] = []
     for _ in range(20000):
