@@ -225,16 +225,19 @@ def bench_length(games: int, commands: int, views: int, lengths: str, as_json: b
               help="Long-polls whose client then vanishes (0: skip).")
 @click.option("--worker-class", default="gevent", show_default=True, type=click.Choice(["gevent", "gthread"]),
               help="The other worker model, for comparison (gthread: 32 threads per worker).")
+@click.option("--idle-seconds", default=5.0, show_default=True, type=click.FloatRange(0.5, 600),
+              help="How long the waiters are watched while they only wait; the pauses to let connections "
+                   "settle are 2/5 of it, at most 2 s.")
 @click.option("--json", "as_json", is_flag=True)
 def bench_stream(waiters: int, games: int | None, seconds: float, rate: float, clients: int, abandoned: int,
-                 worker_class: str, as_json: bool) -> None:
+                 worker_class: str, idle_seconds: float, as_json: bool) -> None:
     """W long-polls and W SSE streams held by `facedown serve` (its defaults) while commands arrive."""
     from service.bench.stream import run
 
     games = games or max(waiters // 10, 10)
     scratch, drop, embedded = scratch_db()
     try:
-        figures = run(scratch, waiters, games, seconds, rate, clients, abandoned, worker_class)
+        figures = run(scratch, waiters, games, seconds, rate, clients, abandoned, worker_class, idle_seconds)
     finally:
         drop()
         if embedded is not None:

@@ -249,14 +249,14 @@ def abandon(host: str, port: int, path: str, token: str, count: int, ready: Any)
 
 
 def release(port: int, pids: list[int], path: str, token: str, count: int,
-            held_now: Callable[[], int] | None = None) -> dict[str, Any]:
+            held_now: Callable[[], int] | None = None, quiet: float = 2.0) -> dict[str, Any]:
     """Seconds from the moment ``count`` abandoned waits' client (``GET path``) vanishes until
     the workers hold no more connections than before they came (``held_now``: what they hold,
     by default their open descriptors)."""
     ctx = multiprocessing.get_context("spawn")
     ready = ctx.Event()
     if held_now is None:
-        before = steady_files(pids)
+        before = steady_files(pids, quiet)
         held_now = lambda: open_files(pids)  # noqa: E731
     else:
         before = held_now()
@@ -279,17 +279,22 @@ def release(port: int, pids: list[int], path: str, token: str, count: int,
 
 
 def run(database_url: str, waiters: int, games: int, seconds: float, rate: float, clients: int,
-        abandoned: int, worker_class: str = "gevent") -> dict[str, Any]:
-    """The whole benchmark against a migrated database; returns the report's figures."""
+        abandoned: int, worker_class: str = "gevent", idle: float = 5.0) -> dict[str, Any]:
+    """The whole benchmark against a migrated database; returns the report's figures.
+
+    ``idle``: seconds the waiters are watched while only waiting; the pauses that let the
+    workers' connections settle are 2/5 of it, at most 2 s (the smoke test's short form).
+    """
     errors: list[str] = []
+    settle = min(2.0, idle * 0.4)
     with Server(database_url, worker_class=worker_class) as server:  # `facedown serve`'s defaults
         assert server.proc is not None
         pids = worker_pids(server.proc)
         t0 = time.monotonic()
         built = setup_games(server.url, games)
         setup_seconds = time.monotonic() - t0
-        files0 = steady_files(pids)
-        idle = _status(pids)
+        files0 = steady_files(pids, settle)
+        at_rest = _status(pids)
         plan: list[Waiter] = []
         for kind in ("poll", "sse"):
             for i in range(waiters):
@@ -315,13 +320,13 @@ def run(database_url: str, waiters: int, games: int, seconds: float, rate: float
             time.sleep(0.2)  # every connection is held by a worker
         held = open_files(pids) - files0
         # idle: the waiters only wait (and their clients are probed for having gone)
-        time.sleep(2.0)
+        time.sleep(settle)
         idle_probe: list[float] = []
         probing = ctx.Event()
         cpu_idle0, t_idle = _status(pids)["cpu_ticks"], time.monotonic()
         prober = threading.Thread(target=probe_healthz, args=(server.url, probing, idle_probe), daemon=True)
         prober.start()
-        time.sleep(5.0)
+        time.sleep(idle)
         probing.set()
         prober.join()
         idle_seconds = time.monotonic() - t_idle
@@ -341,16 +346,16 @@ def run(database_url: str, waiters: int, games: int, seconds: float, rate: float
         probing.set()
         prober.join()
         load_after = os.getloadavg()
-        time.sleep(2.0)  # stragglers
+        time.sleep(settle)  # stragglers
         stop.set()
         outs = [results.get(timeout=120) for _ in procs]
         for p in procs:
             p.join(timeout=30)
-        steady_files(pids)  # the waiters' clients are gone: their connections close
+        steady_files(pids, settle)  # the waiters' clients are gone: their connections close
         first = built[0]
         token = first.seats[0].http.headers["Authorization"].split()[1]
         released = (release(server.port, pids, f"/v1/games/{first.id}/events?after={first.version + 10**6}&wait=30",
-                            token, abandoned) if abandoned else None)
+                            token, abandoned, quiet=settle) if abandoned else None)
     records = [r for o in outs for r in o["records"]]
     errors += [e for o in outs for e in o["errors"]]
     tick = os.sysconf("SC_CLK_TCK")
@@ -360,6 +365,7 @@ def run(database_url: str, waiters: int, games: int, seconds: float, rate: float
                      "commands_per_second_target": rate, "client_processes": clients,
                      "server": f"facedown serve, default settings (2 {worker_class} workers)",
                      "ruleset": "corte", "long_poll_wait_s": 30, "abandoned_long_polls": abandoned,
+                     "idle_seconds": idle,
                      "waiter_seats": "seats 0-3 and a spectator, spread evenly"},
         "setup_seconds": round(setup_seconds, 2),
         "opened": opened, "held_by_server": held,
@@ -368,8 +374,8 @@ def run(database_url: str, waiters: int, games: int, seconds: float, rate: float
         "command_latency": _stats(command_ms),
         "healthz_idle": _stats(idle_probe), "healthz_busy": _stats(busy_probe),
         "wake": delays(commands, records, plan),
-        "memory": {"idle_rss_kib": idle["VmRSS"], "loaded_rss_kib": loaded["VmRSS"],
-                   "per_waiter_kib": round((loaded["VmRSS"] - idle["VmRSS"]) / len(plan), 1)},
+        "memory": {"idle_rss_kib": at_rest["VmRSS"], "loaded_rss_kib": loaded["VmRSS"],
+                   "per_waiter_kib": round((loaded["VmRSS"] - at_rest["VmRSS"]) / len(plan), 1)},
         "cpu": {"workers_idle_percent_of_one_core": round(100 * (cpu_idle1 - cpu_idle0) / tick / idle_seconds, 1),
                 "workers_busy_percent_of_one_core": round(100 * (cpu1 - cpu0) / tick / drive_seconds, 1)
                 if drive_seconds else None,

@@ -24,7 +24,7 @@ SHORT = {
     "api": ("--clients", "2", "--games", "2", "--seconds", "0.5"),
     "length": ("--lengths", "50,150", "--games", "1", "--commands", "3", "--views", "3"),
     "stream": ("--waiters", "20", "--games", "4", "--seconds", "2", "--rate", "4", "--clients", "1",
-               "--abandoned", "20"),
+               "--abandoned", "20", "--idle-seconds", "1"),
 }
 
 
