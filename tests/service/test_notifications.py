@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from service.contract.conformance import SHORT
 from tests.service.conftest import RULESETS
 from tests.service.helpers import Live, Player, acting, serve, start_game
 from tests.service.sse_client import Stream
@@ -164,7 +165,9 @@ def test_the_long_poll_waits_for_the_next_notification(live: Live) -> None:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_no_notification_names_a_card(live: Live, ruleset: str) -> None:
-    gid, players = start_game(live, ruleset, seats=3 if ruleset != "least-score" else 4)
+    # a short game (the conformance kit's options), played to its end: every kind of news
+    # comes, the rounds' and the game's end included
+    gid, players = start_game(live, ruleset, seats=3 if ruleset != "least-score" else 4, options=SHORT[ruleset])
     _play(gid, players, 300)
     for p in players:
         notes = _all(p)

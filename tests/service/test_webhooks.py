@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from service.contract.conformance import SHORT
 from service.webhooks import signing
 from service.webhooks.delivery import Policy, run_once
 from tests.service.conftest import RULESETS
@@ -173,7 +174,7 @@ def test_every_delivery_of_a_game_is_its_notification_exactly_and_names_no_card(
     """The leak test of the webhook channel: a webhook for every seat, a game played on, and
     each delivery compared with the notification it carries (which names no card)."""
     with receiver() as rx:
-        gid, players = start_game(live, ruleset, seats=3 if ruleset != "least-score" else 4)
+        gid, players = start_game(live, ruleset, seats=3 if ruleset != "least-score" else 4, options=SHORT[ruleset])
         secrets = {}
         heads = {}
         for p in players:
