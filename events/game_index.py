@@ -146,6 +146,16 @@ def record_of(db: Database, player_id: uuid.UUID) -> dict[str, tuple[int, int]]:
             " GROUP BY g.ruleset ORDER BY g.ruleset", (player_id,))}
 
 
+def visibility_of(db: Database, stream_id: uuid.UUID) -> tuple[str, frozenset[str]] | None:
+    """(visibility, the ids of its players) of a game as the read model has it, or None."""
+    with db.connection() as conn:
+        row = conn.execute("SELECT visibility FROM game_index WHERE stream_id = %s", (stream_id,)).fetchone()
+        if row is None:
+            return None
+        players = conn.execute("SELECT player_id FROM game_players WHERE stream_id = %s", (stream_id,))
+        return row[0], frozenset(str(r[0]) for r in players)
+
+
 def all_rows(db: Database) -> list[IndexRow]:
     with db.connection() as conn:
         return [row_of(r) for r in conn.execute(f"SELECT {_COLS} FROM game_index ORDER BY stream_id")]
