@@ -53,6 +53,7 @@ class DatabaseFactory:
 
     def __init__(self, admin: str) -> None:
         self.admin = admin
+        _sweep_leftovers(admin)
         self.prefix = f"fdtest_{os.getpid()}_{uuid.uuid4().hex[:6]}"
         self.template = f"{self.prefix}_tpl"
         self.created: list[str] = []
@@ -75,17 +76,33 @@ class DatabaseFactory:
         """Drop every database made. On PostgreSQL 15 each DROP DATABASE waits for a checkpoint
         (a test run's 230 took 28 s one at a time): they go several at once, and with
         ``background`` in a process of their own that outlives the test run."""
-        names = self.created + [self.template]
+        names = [self.template, *self.created]
         if background:
-            subprocess.Popen([sys.executable, "-m", "events.testing", self.admin, *names],
-                             start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+            _drop_in_background(self.admin, names)
         else:
             drop(self.admin, names)
 
 
+def _sweep_leftovers(admin: str) -> None:
+    """Drop, in the background, the databases of earlier test runs on this machine whose process
+    is gone (a run that was killed, or whose background drop was): on a server of this machine
+    only, where a process id says whose a database is."""
+    if conninfo.conninfo_to_dict(admin).get("host", "localhost") not in ("localhost", "127.0.0.1", "::1", ""):
+        return
+    with psycopg.connect(admin, autocommit=True) as conn:
+        names = [r[0] for r in conn.execute("SELECT datname FROM pg_database WHERE datname ~ '^fdtest_[0-9]+_'")]
+    dead = [n for n in names if not os.path.exists(f"/proc/{n.split('_')[1]}")]
+    if dead:
+        _drop_in_background(admin, dead)
+
+
+def _drop_in_background(admin: str, names: list[str]) -> None:
+    subprocess.Popen([sys.executable, "-m", "events.testing", admin, *names], start_new_session=True,
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def drop(admin: str, names: list[str]) -> None:
-    """Drop these databases, eight at a time, and the template (last) after them."""
+    """Drop these databases, eight at a time."""
     from concurrent.futures import ThreadPoolExecutor
 
     def one(name: str) -> None:
@@ -95,10 +112,8 @@ def drop(admin: str, names: list[str]) -> None:
         except psycopg.Error:
             pass
 
-    *tests, template = names
     with ThreadPoolExecutor(8) as pool:
-        list(pool.map(one, tests))
-    one(template)
+        list(pool.map(one, names))
 
 
 if __name__ == "__main__":  # the background drop: python -m events.testing ADMIN_URL NAME...
