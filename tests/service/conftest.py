@@ -19,10 +19,14 @@ def _rulesets() -> list[str]:
 RULESETS = _rulesets()
 
 
-@pytest.fixture(scope="module")
-def live(db_factory: object) -> Iterator[Live]:
-    url = db_factory.new()  # type: ignore[attr-defined]
+def watched(url: str) -> Iterator[Live]:
+    """A live server on ``url`` whose every answer is checked against openapi.yaml."""
     for server in serve(url):
         with answers_checked(server.url) as wrong:
             yield server
         assert not wrong, "answers that break the contract:\n" + "\n".join(dict.fromkeys(wrong))
+
+
+@pytest.fixture(scope="module")
+def live(db_factory: object) -> Iterator[Live]:
+    yield from watched(db_factory.new())  # type: ignore[attr-defined]
