@@ -75,8 +75,10 @@ def role_race(exc: BaseException) -> bool:
     text = str(exc)
     if isinstance(exc, psycopg.errors.InternalError_):
         return "concurrently updated" in text
-    if isinstance(exc, (psycopg.errors.UniqueViolation, psycopg.errors.DuplicateObject)):
-        return "pg_authid" in text or "role" in text
+    if isinstance(exc, psycopg.errors.UniqueViolation):
+        return "pg_authid" in text  # the catalogue of roles
+    if isinstance(exc, psycopg.errors.DuplicateObject):
+        return text.startswith('role "')  # role "..." already exists
     return False
 
 

@@ -61,8 +61,7 @@ class DatabaseFactory:
         migrations.upgrade(with_database(admin, self.template))
 
     def _sql(self, statement: str) -> None:
-        with psycopg.connect(self.admin, autocommit=True) as conn:
-            conn.execute(statement)  # type: ignore[arg-type]
+        _execute(self.admin, statement)
 
     def new(self) -> str:
         name = f"{self.prefix}_{len(self.created)}"
@@ -81,6 +80,12 @@ class DatabaseFactory:
             _drop_in_background(self.admin, names)
         else:
             drop(self.admin, names)
+
+
+def _execute(admin: str, statement: str) -> None:
+    """One statement on its own autocommit connection (CREATE and DROP DATABASE need one)."""
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(statement)  # type: ignore[arg-type]
 
 
 def _sweep_leftovers(admin: str) -> None:
@@ -107,8 +112,7 @@ def drop(admin: str, names: list[str]) -> None:
 
     def one(name: str) -> None:
         try:
-            with psycopg.connect(admin, autocommit=True) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')  # type: ignore[arg-type]
+            _execute(admin, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         except psycopg.Error:
             pass
 

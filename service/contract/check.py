@@ -3,7 +3,6 @@ method, path, status and media type, validated as JSON Schema 2020-12 (OpenAPI 3
 from __future__ import annotations
 
 import json
-
 import re
 from collections.abc import Iterator
 from functools import lru_cache

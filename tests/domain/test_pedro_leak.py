@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-
 from domain import simulation
 from domain.cards import is_card_code
 from domain.errors import RuleError

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-
 from domain import simulation
 from domain.rules.pedro import RULESET as R, card_values
 from tests.sizes import sized
@@ -52,13 +51,16 @@ def _check_scores(result: simulation.GameResult, options: dict[str, Any]) -> Non
     assert R.scores(result.state) == cumulative
 
 
+#: games per bot, (short form, full form): either way every player count, 2 to 10
+GAMES = {"random": (20, 60), "greedy": (9, 25)}
+
+
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(o) or "defaults")
 @pytest.mark.parametrize("bot", ["random", "greedy"])
-@pytest.mark.parametrize("scale", sized(1, 3))
+@pytest.mark.parametrize("form", sized(0, 1))
 def test_seeded_games_conserve_cards_replay_accept_legal_actions_and_terminate(options: dict[str, Any],
-                                                                               bot: str, scale: int) -> None:
-    # the full form: 60 random and 24 greedy games; the short one a third, every player count
-    games = (20 if bot == "random" else 8) * scale
+                                                                               bot: str, form: int) -> None:
+    games = GAMES[bot][form]
     for seed in range(games):
         players = 2 + seed % 9
         if options.get("common.decks") == 2:

@@ -1,4 +1,4 @@
-"""The tests' contract watch: each kind of answer checked its first times, then one in ten,
+"""The tests' contract watch: each kind of answer checked its first 20 times, then one in 20,
 and an answer off the contract reported."""
 from __future__ import annotations
 
