@@ -128,21 +128,22 @@ def test_tampering_with_triggers_disabled_is_found_at_its_version(database_url: 
 
 
 def test_the_global_feed_waits_for_a_transaction_that_commits_late(database_url: str, store: EventStore) -> None:
-    early, late = uuid.uuid4(), uuid.uuid4()
+    early, late, later = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
     store.append(early, 0, [ev(1)])
     slow = psycopg.connect(database_url)  # not autocommit: holds its transaction open
     try:
         slow.execute("SELECT * FROM fd_append(%s, 'game', 0, NULL, NULL, %s::jsonb, NULL, NULL)",
                      (late, '[{"type":"Late","schema_version":1,"data":{},"metadata":{},"canonical":"{}"}]'))
-        store.append(uuid.uuid4(), 0, [ev(2)])  # a later transaction commits first
+        store.append(later, 0, [ev(2)])  # a later transaction commits first
         seen, cursor = store.feed(FeedCursor())
         assert late not in {e.stream_id for e in seen}
         slow.commit()
         # the horizon is the cluster's oldest running transaction, and other databases on the
-        # same server may hold it back for a moment: read on until the late event comes
+        # same server (parallel test processes) may hold it back for a moment: read on until
+        # every event has come, the late one and the one committed before it
         more: list[Any] = []
         deadline = time.monotonic() + 30
-        while late not in {e.stream_id for e in more} and time.monotonic() < deadline:
+        while not {late, later} <= {e.stream_id for e in seen + more} and time.monotonic() < deadline:
             page, cursor = store.feed(cursor)
             more += page
             time.sleep(0.05)
