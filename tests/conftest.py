@@ -3,6 +3,7 @@ suite is shared between parallel processes."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -10,15 +11,51 @@ import pytest
 #: a Citus cluster of three servers, a browser with its server
 _ONE_PROCESS = ("tests/citus/", "tests/browser/")
 
+#: the shares that take longest (tens of seconds each, measured in docs/performance.md), handed
+#: out first, longest first, so that no process is left with one of them at the end while the
+#: other has finished; the rest go in collection order. A stale list costs time, not results.
+_LONGEST_FIRST = (
+    "tests/citus/",
+    "tests/browser/",
+    "tests/service/test_bench_commands.py",
+    "tests/e2e/test_check_reliability.py",
+    "tests/e2e/test_connections.py",
+    "tests/service/test_contract.py",
+    "tests/service/test_sse.py",
+    "tests/domain/test_cuatro_cartas_properties.py",
+)
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The suite runs in parallel processes (pytest-xdist, ``--dist loadgroup``): each module
-    stays in one process, so that its module-scoped server starts once, and each directory of
-    ``_ONE_PROCESS`` stays in one, so that its cluster or browser does."""
-    for item in items:
-        module = item.nodeid.split("::")[0]
-        group = next((d for d in _ONE_PROCESS if module.startswith(d)), module)
-        item.add_marker(pytest.mark.xdist_group(group))
+
+def share_of(nodeid: str) -> str:
+    """The share of the suite that one parallel process runs whole: a directory of
+    ``_ONE_PROCESS``, or else the test's module, so that its module-scoped server starts once."""
+    module = nodeid.split("::")[0]
+    return next((d for d in _ONE_PROCESS if module.startswith(d)), module)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """The suite runs in parallel processes (pytest-xdist): each :func:`share_of` goes to one.
+
+    A scheduler of our own rather than ``--dist loadgroup`` with marks, because that mode
+    renames node ids through an attribute pytest 9.2 no longer reads, and then quietly
+    spreads every test on its own (two Citus clusters, two browsers, a module's server per
+    process)."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    def rank(share: str) -> int:
+        return _LONGEST_FIRST.index(share) if share in _LONGEST_FIRST else len(_LONGEST_FIRST)
+
+    class ByShare(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return share_of(nodeid)
+
+        def _assign_work_unit(self, node: Any) -> None:
+            # the queue is in collection order; the next share handed out is the longest left
+            self.workqueue.move_to_end(min(self.workqueue, key=rank), last=False)
+            super()._assign_work_unit(node)
+
+    return ByShare(config, log)  # type: ignore[arg-type]
 
 
 @pytest.fixture(scope="session")

@@ -37,9 +37,11 @@ def _rank(card: str | None) -> str | None:
 
 
 def _known_match(view: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """A claim on one of this seat's own cards that it knows has the window card's rank."""
+    """A claim on one of this seat's own cards that it knows has the window card's rank, while
+    the window is still to be won: a snap on a won window is late and penalised whatever the
+    card, and the card stays, so snapping it again and again would never end the game."""
     t = view["table"]
-    if not t or not t.get("window"):
+    if not t or not t.get("window") or t["window"]["won"]:
         return None
     want = _rank(t["window"]["card"])
     mine = next(p for p in t["players"] if p["seat"] == view["seat"])

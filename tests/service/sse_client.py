@@ -57,6 +57,18 @@ class Stream:
             self.opened.set()
             self.ended.set()
 
+    def first_data(self, timeout: float = 15) -> dict[str, Any]:
+        """The first message with data, once it has come. An account stream opens with a
+        comment and only then reads the inbox it sends first: news of a command sent before
+        that arrives is part of the inbox, not a message of its own."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            got = next((m for m in list(self.messages) if "data" in m), None)
+            if got is not None:
+                return got
+            time.sleep(0.01)
+        raise AssertionError(f"no message with data within {timeout} s")
+
     def ids(self) -> list[int]:
         return [int(m["id"]) for m in self.messages if "id" in m]
 
