@@ -33,7 +33,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any
 
 from domain.cards import RANKS, rank
 from domain.emitter import Emitter

@@ -78,6 +78,24 @@ def database_url(db_factory: object) -> str:
 
 
 @pytest.fixture
+def make_app(database_url: str) -> Iterator[Any]:
+    """``make(**config)``: an app on this test's database (``config`` overrides the rest), its
+    workers, listeners and pools closed when the test ends, not left running until the process
+    does (where they outlived the database and warned of it)."""
+    from service.app import close_app, create_app
+
+    made: list[Any] = []
+
+    def make(**config: Any) -> Any:
+        made.append(create_app({"database_url": database_url, **config}))
+        return made[-1]
+
+    yield make
+    for app in made:
+        close_app(app)
+
+
+@pytest.fixture
 def store(database_url: str) -> Iterator[object]:
     from events.db import Database
     from events.store import EventStore

@@ -162,7 +162,7 @@ def bench_length(games: int, commands: int, views: int, lengths: str, as_json: b
     """Command and view latency in games of 50, 500 and 5,000 events (Corte played on and on)."""
     import random
 
-    from service.app import create_app
+    from service.app import close_app, create_app
     from service.bench.http import ClientResult, Server, build_long_game, measure_game
 
     sizes = [int(x) for x in lengths.split(",")]
@@ -180,8 +180,7 @@ def bench_length(games: int, commands: int, views: int, lengths: str, as_json: b
                 for _ in range(games):
                     built[size].append(build_long_game(client, "corte", options, 4, size, rng))
                     bar.update(1)
-        app.extensions["facedown_api"].live.close()
-        app.extensions["facedown"].db.close()
+        close_app(app)
         with Server(scratch) as server:
             for size in sizes:
                 out = ClientResult()

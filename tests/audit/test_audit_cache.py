@@ -9,14 +9,15 @@ import pytest
 
 from domain import rules
 from events.store import EventStore, NewEvent
-from service.app import create_app
 from tests.audit import builder
 
 ROUND_TYPES = {"RoundDealt", "RoundRevealed", "GameEnded", "SecretRevealed"}
 
 
-def _client(database_url: str) -> Any:
-    return create_app({"database_url": database_url}).test_client()
+@pytest.fixture
+def new_client(make_app: Any) -> Any:
+    """``new_client()``: the test client of a new app (a worker with a cold cache)."""
+    return lambda: make_app().test_client()
 
 
 def _append(store: EventStore, game: builder.Game, start: int, stop: int) -> None:
@@ -27,17 +28,17 @@ def _append(store: EventStore, game: builder.Game, start: int, stop: int) -> Non
                                command_id=batch[0][2]["command_id"]).version
 
 
-def test_an_audit_carries_a_strong_etag_and_if_none_match_is_304(store: EventStore, database_url: str) -> None:
+def test_an_audit_carries_a_strong_etag_and_if_none_match_is_304(new_client: Any, store: EventStore, database_url: str) -> None:
     game = builder.play(rules.names()[0], players=2, seed=3)
     builder.write(store, game)
-    client = _client(database_url)
+    client = new_client()
     path = f"/v1/games/{game.game_id}/audit"
     first = client.get(path)
     etag = first.headers["ETag"]
     assert first.status_code == 200 and etag.startswith('"') and not etag.startswith('W/')
     again = client.get(path)
     assert again.headers["ETag"] == etag and again.data == first.data
-    assert _client(database_url).get(path).headers["ETag"] == etag  # another worker builds the same bytes
+    assert new_client().get(path).headers["ETag"] == etag  # another worker builds the same bytes
     for header in (etag, f"W/{etag}", f'"other", {etag}', "*"):
         unchanged = client.get(path, headers={"If-None-Match": header})
         assert unchanged.status_code == 304 and unchanged.data == b"" and unchanged.headers["ETag"] == etag
@@ -45,7 +46,7 @@ def test_an_audit_carries_a_strong_etag_and_if_none_match_is_304(store: EventSto
 
 
 def test_moves_inside_the_current_round_keep_the_etag_and_a_finished_round_changes_it(
-        store: EventStore, database_url: str) -> None:
+        new_client: Any, store: EventStore, database_url: str) -> None:
     name = "least-score" if "least-score" in rules.names() else rules.names()[0]
     whole = builder.play(name, players=2, seed=12)
     prefix = builder.play(name, players=2, seed=12, stop_after_rounds=1).appends  # the same bots, stopped
@@ -57,7 +58,7 @@ def test_moves_inside_the_current_round_keep_the_etag_and_a_finished_round_chang
     end = next(i for i in range(deal + 1, len(whole.appends)) if any(t in ROUND_TYPES for t, _, _ in whole.appends[i]))
     assert end - deal > 2
     _append(store, whole, 0, deal + 1)
-    client = _client(database_url)
+    client = new_client()
     path = f"/v1/games/{whole.game_id}/audit"
     etag = client.get(path).headers["ETag"]
     for i in range(deal + 1, end):
@@ -69,10 +70,10 @@ def test_moves_inside_the_current_round_keep_the_etag_and_a_finished_round_chang
     assert finished.get_json()["status"] == "finished"
 
 
-def test_a_worker_serves_its_built_audit_for_at_most_its_max_age(store: EventStore, database_url: str) -> None:
+def test_a_worker_serves_its_built_audit_for_at_most_its_max_age(new_client: Any, store: EventStore, database_url: str) -> None:
     game = builder.play(rules.names()[-1], players=2, seed=4)
     builder.write(store, game)
-    client = _client(database_url)
+    client = new_client()
     path = f"/v1/games/{game.game_id}/audit"
     assert client.get(path).get_json()["verification"]["ok"]
     with psycopg.connect(database_url, autocommit=True) as conn:  # an edit around the append-only log
@@ -81,14 +82,14 @@ def test_a_worker_serves_its_built_audit_for_at_most_its_max_age(store: EventSto
                      " WHERE stream_id = %s AND version = 9", (game.game_id,))
         conn.execute("ALTER TABLE events ENABLE TRIGGER USER")
     assert client.get(path).get_json()["verification"]["ok"]  # this worker's build, not read again
-    assert not _client(database_url).get(path).get_json()["verification"]["ok"]
+    assert not new_client().get(path).get_json()["verification"]["ok"]
     client.application.extensions["facedown_audits"].max_age = 0
     assert not client.get(path).get_json()["verification"]["ok"]
 
 
 @pytest.mark.parametrize("budget", [3000, 2 << 20])
-def test_the_cache_stays_within_its_bytes(store: EventStore, database_url: str, budget: int) -> None:
-    client = _client(database_url)
+def test_the_cache_stays_within_its_bytes(new_client: Any, store: EventStore, database_url: str, budget: int) -> None:
+    client = new_client()
     cache = client.application.extensions["facedown_audits"]
     cache.max_bytes = budget
     games = [builder.play(rules.names()[0], players=2, seed=s) for s in (20, 21, 22)]

@@ -12,7 +12,6 @@ from click.testing import CliRunner
 from domain import rules
 from events.store import EventStore
 from service import visibility
-from service.app import create_app
 from service.audit import export as exporting
 from service.cli_audit import audit
 from tests.audit import builder
@@ -20,18 +19,20 @@ from tests.audit import builder
 RULESETS = rules.names()
 
 
-def _client(database_url: str) -> Any:
-    return create_app({"database_url": database_url}).test_client()
+@pytest.fixture
+def new_client(make_app: Any) -> Any:
+    """``new_client()``: the test client of a new app (a worker with a cold cache)."""
+    return lambda: make_app().test_client()
 
 
 @pytest.mark.parametrize("name", RULESETS)
 def test_a_finished_game_is_audited_complete_and_verifies_offline(
-        name: str, store: EventStore, database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        new_client: Any, name: str, store: EventStore, database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = builder.play(name, players=2, seed=3)
     builder.write(store, game)
     # the store's own chain equals the one the export recomputes
     assert store.head(game.game_id)[1].hex() == game.events()[-1]["hash"]  # type: ignore[index]
-    resp = _client(database_url).get(f"/v1/games/{game.game_id}/audit")
+    resp = new_client().get(f"/v1/games/{game.game_id}/audit")
     assert resp.status_code == 200
     body = resp.get_json()
     assert body["complete"] and body["status"] == "finished" and body["secret"] == game.secret.hex()
@@ -59,7 +60,7 @@ def _superuser_edit(database_url: str, game_id: Any, version: int, sql_set: str)
 
 @pytest.mark.parametrize("what", ["data", "metadata", "type", "hash"])
 def test_an_event_edited_in_the_database_is_reported_with_its_version(
-        what: str, store: EventStore, database_url: str) -> None:
+        new_client: Any, what: str, store: EventStore, database_url: str) -> None:
     game = builder.play(RULESETS[-1], players=2, seed=4)
     builder.write(store, game)
     events = game.events()
@@ -76,7 +77,7 @@ def test_an_event_edited_in_the_database_is_reported_with_its_version(
     # the process-wide cache of who may see a game may hold this game (the same seed in every
     # case) from an earlier case: emptied, the check of who may see it meets the edited log
     visibility._SEEN.forget_all()
-    resp = _client(database_url).get(f"/v1/games/{game.game_id}/audit")
+    resp = new_client().get(f"/v1/games/{game.game_id}/audit")
     assert resp.status_code == 200
     verification = resp.get_json()["verification"]
     assert not verification["ok"] and verification["checks"]["chain"] == "failed"
@@ -84,10 +85,10 @@ def test_an_event_edited_in_the_database_is_reported_with_its_version(
     assert any(f["check"] == "chain" and f["version"] == v for f in verification["failures"])
 
 
-def test_an_active_game_in_its_first_round_exposes_nothing(store: EventStore, database_url: str) -> None:
+def test_an_active_game_in_its_first_round_exposes_nothing(new_client: Any, store: EventStore, database_url: str) -> None:
     game = builder.play(RULESETS[0], players=2, seed=5, stop_after_rounds=0, max_steps=3)
     builder.write(store, game)
-    client = _client(database_url)
+    client = new_client()
     resp = client.get(f"/v1/games/{game.game_id}/audit")
     assert resp.status_code == 409 and resp.mimetype == "application/problem+json"
     assert resp.get_json()["type"].endswith("/audit-unavailable")
@@ -111,12 +112,12 @@ def _multi_round_active(seed_from: int) -> builder.Game:
     pytest.skip("no multi-round ruleset present")
 
 
-def test_an_active_game_shows_finished_rounds_only(store: EventStore, database_url: str) -> None:
+def test_an_active_game_shows_finished_rounds_only(new_client: Any, store: EventStore, database_url: str) -> None:
     game = _multi_round_active(10)
     builder.write(store, game)
     events = game.events()
     current_deal = max(e["version"] for e in events if e["type"] == "RoundDealt")
-    resp = _client(database_url).get(f"/v1/games/{game.game_id}/audit")
+    resp = new_client().get(f"/v1/games/{game.game_id}/audit")
     assert resp.status_code == 200
     body = resp.get_json()
     assert body["status"] == "active" and not body["complete"] and body["secret"] is None
@@ -131,11 +132,11 @@ def test_an_active_game_shows_finished_rounds_only(store: EventStore, database_u
     assert body["verification"]["checks"]["commitments"] == "ok"
 
 
-def test_point_in_time_views_equal_what_each_seat_saw(store: EventStore, database_url: str) -> None:
+def test_point_in_time_views_equal_what_each_seat_saw(new_client: Any, store: EventStore, database_url: str) -> None:
     name = "least-score" if "least-score" in RULESETS else RULESETS[0]
     game = builder.play(name, players=3, seed=6)
     builder.write(store, game)
-    client = _client(database_url)
+    client = new_client()
     checked = 0
     for version, seen in sorted(game.seen.items())[::3]:
         for seat, view in seen.items():
@@ -149,10 +150,10 @@ def test_point_in_time_views_equal_what_each_seat_saw(store: EventStore, databas
     assert checked > 10
 
 
-def test_audit_view_refuses_bad_queries(store: EventStore, database_url: str) -> None:
+def test_audit_view_refuses_bad_queries(new_client: Any, store: EventStore, database_url: str) -> None:
     game = builder.play(RULESETS[0], players=2, seed=8)
     builder.write(store, game)
-    client = _client(database_url)
+    client = new_client()
     base = f"/v1/games/{game.game_id}/audit/view"
     for query in ("", "?seat=x", "?seat=9", "?seat=0&version=0", "?seat=0&version=99999"):
         resp = client.get(base + query)

@@ -14,7 +14,6 @@ from tests.browser.play import CALLS, CLAIMS, PEEKS, POWER_MOVES, Seen, play
 
 def _after_the_game(seat: Seat, game_id: str, ruleset: str) -> None:
     """The end: the reveal and the scoring explained, the result, and the replay of the audit."""
-    game = seat.api(f"/v1/games/{game_id}")
     seat.sync(game_id)
     p = seat.page
     p.wait_for_selector(".game .finished")

@@ -16,7 +16,7 @@ import pytest
 
 from events import citus
 from events.db import connect
-from tests.service.helpers import Live, acting, serve, start_game
+from tests.service.helpers import acting, serve, start_game
 
 TABLES = {t for t, how in citus.PLAN.items() if how != "local"}
 _SHARD = re.compile(r"\b(" + "|".join(sorted(TABLES, key=len, reverse=True)) + r")_(\d+)\b")

@@ -67,7 +67,7 @@ QUICK_POLL = 0.02
 
 
 def serve(database_url: str, **config: Any) -> Iterator[Live]:
-    from service.app import create_app
+    from service.app import close_app, create_app
 
     app = create_app({"database_url": database_url, "pool_size": 16, **config})
     server = make_server("127.0.0.1", 0, app, threaded=True)
@@ -79,12 +79,7 @@ def serve(database_url: str, **config: Any) -> Iterator[Live]:
         yield Live(f"http://127.0.0.1:{server.server_port}", database_url, app)
     finally:
         server.shutdown()
-        for worker in ("facedown_webhooks", "facedown_sweeper"):
-            if worker in app.extensions:
-                app.extensions[worker].close()
-        app.extensions["facedown_api"].live.close()
-        app.extensions["facedown_api"].close()
-        app.extensions["facedown"].db.close()
+        close_app(app)
 
 
 def start_game(live: Live, ruleset: str, seats: int = 4, options: dict[str, Any] | None = None

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from service.app import create_app
 from service.deadlines import sweep
 from tests.service.helpers import Live, acting, serve, start_game
 from tests.service.lifecycle.clocked import Clock
@@ -111,25 +110,19 @@ def test_the_index_finds_only_the_games_past_their_deadline(timed: Live, clock: 
     assert uuid.UUID(early) in due and uuid.UUID(late) not in due
 
 
-def test_the_server_sweeps_by_itself(database_url: str) -> None:
+def test_the_server_sweeps_by_itself(make_app: Any) -> None:
     clock = Clock()
-    app = create_app({"database_url": database_url, "turn_timeout_seconds": TURN, "deadline_sweep_seconds": 0.2,
-                      "extra": {"clock": clock}})
-    try:
-        client = app.test_client()
-        tokens = [client.post("/v1/players", json={"name": f"p{i}"}).get_json()["token"] for i in range(2)]
-        auth: list[dict[str, Any]] = [{"Authorization": f"Bearer {t}"} for t in tokens]
-        gid = client.post("/v1/games", json={"ruleset": "least-score", "seats": 2}, headers=auth[0]).get_json()["id"]
-        client.post(f"/v1/games/{gid}/join", json={}, headers=auth[1])
-        before = client.get(f"/v1/games/{gid}/view", headers=auth[0]).get_json()
-        clock.advance(TURN + 1)
-        for _ in range(50):
-            time.sleep(0.1)
-            now = client.get(f"/v1/games/{gid}/view", headers=auth[0]).get_json()
-            if now["version"] > before["version"]:
-                break
-        assert now["version"] > before["version"], "the sweeper did not send the turn's timeout"
-    finally:
-        app.extensions["facedown_sweeper"].close()
-        app.extensions["facedown_api"].live.close()
-        app.extensions["facedown"].db.close()
+    app = make_app(turn_timeout_seconds=TURN, deadline_sweep_seconds=0.2, extra={"clock": clock})
+    client = app.test_client()
+    tokens = [client.post("/v1/players", json={"name": f"p{i}"}).get_json()["token"] for i in range(2)]
+    auth: list[dict[str, Any]] = [{"Authorization": f"Bearer {t}"} for t in tokens]
+    gid = client.post("/v1/games", json={"ruleset": "least-score", "seats": 2}, headers=auth[0]).get_json()["id"]
+    client.post(f"/v1/games/{gid}/join", json={}, headers=auth[1])
+    before = client.get(f"/v1/games/{gid}/view", headers=auth[0]).get_json()
+    clock.advance(TURN + 1)
+    for _ in range(50):
+        time.sleep(0.1)
+        now = client.get(f"/v1/games/{gid}/view", headers=auth[0]).get_json()
+        if now["version"] > before["version"]:
+            break
+    assert now["version"] > before["version"], "the sweeper did not send the turn's timeout"

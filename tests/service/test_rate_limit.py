@@ -4,14 +4,11 @@ Buckets belong to the authenticated player (however the header is spelled), else
 client address; costly anonymous reads and unknown tokens have stricter budgets per address."""
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
-from service.app import create_app
 from service.ratelimit import RateLimiter
 
 
@@ -36,22 +33,15 @@ def test_a_bucket_refills_at_the_rate() -> None:
 
 
 @pytest.fixture
-def limited(database_url: str) -> Iterator[Any]:
+def limited(make_app: Any) -> Any:
     """``make(rate, burst)``: an app limited so (clock ``ticks``) and its test client."""
-    apps: list[Flask] = []
     ticks = Ticks()
 
     def make(rate: float = 1, burst: float = 3) -> FlaskClient:
-        app = create_app({"database_url": database_url, "rate_limit_per_second": rate, "rate_limit_burst": burst,
-                          "extra": {"monotonic": ticks}})
-        apps.append(app)
-        return app.test_client()
+        return make_app(rate_limit_per_second=rate, rate_limit_burst=burst, extra={"monotonic": ticks}).test_client()
 
     make.ticks = ticks  # type: ignore[attr-defined]
-    yield make
-    for app in apps:
-        app.extensions["facedown_api"].live.close()
-        app.extensions["facedown"].db.close()
+    return make
 
 
 def _token(client: FlaskClient, name: str) -> str:
@@ -119,8 +109,8 @@ def test_unknown_tokens_are_limited_per_address_before_any_query(limited: Any) -
     assert client.get("/v1/rulesets", headers={"Authorization": "Bearer guess-12"}).status_code == 503
 
 
-def test_a_token_found_unknown_is_refused_again_without_a_query(database_url: str) -> None:
-    app = create_app({"database_url": database_url})  # no rate limits at all
+def test_a_token_found_unknown_is_refused_again_without_a_query(make_app: Any) -> None:
+    app = make_app()  # no rate limits at all
     try:
         client = app.test_client()
         assert client.get("/v1/me/games", headers={"Authorization": "Bearer mistyped"}).status_code == 401

@@ -5,34 +5,21 @@ from __future__ import annotations
 import json
 import pickle
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
 from service import snapshots
-from service.app import create_app
 from service.gamestate import fingerprint
 
 
 @pytest.fixture
-def apps(database_url: str) -> Iterator[Any]:
+def apps(make_app: Any) -> Any:
     """New apps on one database: each is a worker with a cold cache."""
-    made: list[Flask] = []
-
-    def new() -> FlaskClient:
-        app = create_app({"database_url": database_url})
-        made.append(app)
-        return app.test_client()
-
-    yield new
-    for app in made:
-        app.extensions["facedown_api"].live.close()
-        app.extensions["facedown"].db.close()
+    return lambda: make_app().test_client()
 
 
 def _played(client: FlaskClient, ruleset: str, commands: int) -> tuple[str, list[dict[str, str]]]:

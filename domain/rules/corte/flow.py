@@ -29,7 +29,6 @@ from domain.rules.corte.events import (
 from domain.rules.corte.evolve import MEMO
 from domain.rules.corte.model import FINAL_WINDOW, POWER_RANKS, State, value
 from domain.rules.corte.view import can_call, can_draw, has_claim
-from domain.table import Location
 from domain.tiebreak import break_tie
 
 # The slots whose card each event changes: the standing orders naming them are cancelled.

@@ -108,7 +108,7 @@ def _is_out(score: int, opts: Opts) -> bool:
 
 def after_round(state: LeastState, scored: RoundScored, winner: int | None, key: bytes) -> list[object]:
     """Eliminations, then the game's end or the next deal."""
-    opts, n = state.opts, state.players
+    opts = state.opts
     cum, seated = scored.cumulative, state.seated
     events: list[object] = []
     if state.playoff:
