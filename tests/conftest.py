@@ -34,6 +34,19 @@ def share_of(nodeid: str) -> str:
 
 
 @pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``: one process more than the machine has cores. A fifth of the suite's time
+    is spent waiting (on servers it started, timeouts it tests, a browser), which one process
+    per core left idle: on 2 cores, 3 processes took the run from about 325 s to 280 s.
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when it is set."""
+    import os
+
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist's own hook reads it
+    return (os.cpu_count() or 1) + 1
+
+
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     """The suite runs in parallel processes (pytest-xdist): each :func:`share_of` goes to one.
 
