@@ -27,6 +27,7 @@ class Seen:
     types: list[str] = field(default_factory=list)
     moves: int = 0
     dragged: bool = False
+    calls_from: int = 0  # no call that ends the round before this many moves
 
     def had(self, names: set[str]) -> bool:
         return any(t in names for t in self.types)
@@ -90,7 +91,7 @@ def choose(ruleset: str, seat: Seat, view: dict[str, Any], actions: list[dict[st
         return rng.choice(keep)
     calls = [a for a in playable if a["type"] in CALLS]
     wanted = seen.had(POWER_MOVES) and (ruleset not in ("corte", "cuatro-cartas") or seen.had(CLAIMS))
-    if calls and (wanted or seen.moves >= call_after):
+    if calls and seen.moves >= seen.calls_from and (wanted or seen.moves >= call_after):
         return calls[0]
     if "Play" in by:
         return rng.choice(by["Play"])
@@ -102,10 +103,11 @@ def choose(ruleset: str, seat: Seat, view: dict[str, Any], actions: list[dict[st
 
 
 def play(seats: list[Seat], game_id: str, ruleset: str, seed: int, on_move: Any = None, call_after: int = 150,
-         max_moves: int = 400) -> Seen:
-    """Play the game to its end through the pages; returns what was played."""
+         max_moves: int = 400, calls_from: int = 0) -> Seen:
+    """Play the game to its end through the pages; returns what was played. ``calls_from``: no
+    call before that many moves (what ``on_move`` checks mid-game is then sure to come)."""
     rng = random.Random(seed)
-    seen = Seen()
+    seen = Seen(calls_from=calls_from)
     spanish = False
     while True:
         game = seats[0].api(f"/v1/games/{game_id}")

@@ -7,6 +7,7 @@ each table and of the inbox are saved under tests/browser/screenshots/."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from tests.browser.driver import Seat, Table
 from tests.browser.play import CALLS, CLAIMS, PEEKS, POWER_MOVES, Seen, play
@@ -45,24 +46,30 @@ def _a_standing_order_placed_and_cancelled(seat: Seat, game_id: str) -> None:
     assert "None." in seat.page.inner_text(".game .orders")
 
 
-def _milestone(seat: Seat, game_id: str, name: str, every: Seen, moves: int = 10):
-    """After `moves` moves, the first time it is `seat`'s move: axe on its table, and a screenshot."""
+def _milestone(seat: Seat, game_id: str, name: str, moves: int = 10) -> tuple[Any, list[bool], int]:
+    """After `moves` moves, the first time the game awaits `seat` (by its view, so whatever the
+    page is still drawing), or two moves later whoever it awaits: axe on its table, and a
+    screenshot. Returns the check, whether it ran, and the moves by which it has run (the game
+    must make no call before: ``play(calls_from=...)``)."""
     done: list[bool] = []
 
     def check(seen: Seen) -> None:
         if done or seen.moves < moves:
             return
-        game = seat.api(f"/v1/games/{game_id}")
-        if game["status"] != "active":
+        if seat.api(f"/v1/games/{game_id}")["status"] != "active":
+            return
+        view = seat.api(f"/v1/games/{game_id}/view")
+        yours = view["seat"] in view["awaiting"]
+        if not yours and seen.moves < moves + 2:
             return
         seat.sync(game_id)
-        if not seat.page.locator(".game .headline.yours").count() and seen.moves < moves * 3:
-            return
+        if yours:
+            seat.page.wait_for_selector(".game .headline.yours")
         seat.axe(f"{name} table")
         seat.shot(f"table-{name}")
         done.append(True)
 
-    return check, done
+    return check, done, moves + 2
 
 
 def test_corte_three_players_with_a_snap_a_power_a_peek_and_the_call(table: Table) -> None:
@@ -80,8 +87,8 @@ def test_corte_three_players_with_a_snap_a_power_a_peek_and_the_call(table: Tabl
     ann.shot("inbox")
     ann.page.click(f".game-item[data-game='{gid}'] a.game-link")
     _a_standing_order_placed_and_cancelled(ann, gid)
-    check, done = _milestone(ann, gid, "corte", Seen())
-    seen = play([ann, bob, cat], gid, "corte", seed=19, on_move=check)
+    check, done, by = _milestone(ann, gid, "corte")
+    seen = play([ann, bob, cat], gid, "corte", seed=19, on_move=check, calls_from=by)
     assert done, "the table was checked and photographed during the game"
     assert seen.had(PEEKS) and seen.had(POWER_MOVES) and seen.had({"SnapOwn", "SnapRival"}) and "CallCorte" in seen.types
     assert seen.dragged, "the drawn card was dragged at least once"
@@ -95,9 +102,10 @@ def test_cuatro_cartas_three_players_with_a_match_a_power_a_peek_and_the_close(t
     gid = ann.open_game("cuatro-cartas", 3, {"rounds": 1}, [bob.handle, cat.handle])
     bob.join_from_inbox(gid)
     cat.join_from_inbox(gid)
-    check, done = _milestone(ann, gid, "cuatro-cartas", Seen())
-    phone, phoned = _milestone(cat, gid, "cuatro-cartas-phone", Seen(), moves=14)
-    seen = play([ann, bob, cat], gid, "cuatro-cartas", seed=4, on_move=lambda s: (check(s), phone(s)))
+    check, done, _ = _milestone(ann, gid, "cuatro-cartas")
+    phone, phoned, by = _milestone(cat, gid, "cuatro-cartas-phone", moves=14)
+    seen = play([ann, bob, cat], gid, "cuatro-cartas", seed=4, on_move=lambda s: (check(s), phone(s)),
+                calls_from=by)
     assert done and phoned
     assert seen.had(PEEKS) and seen.had(POWER_MOVES) and seen.had({"Match", "MatchRival", "MatchGroup"})
     assert "Close" in seen.types
@@ -112,8 +120,8 @@ def test_pedro_two_players_in_an_unlisted_game_joined_by_its_link(table: Table) 
     link = ann.page.input_value("#share-link")
     assert f"#/join/{gid}/" in link
     bob.join_by_link(link)
-    check, done = _milestone(ann, gid, "pedro", Seen(), moves=4)
-    seen = play([ann, bob], gid, "pedro", seed=7, on_move=check)
+    check, done, by = _milestone(ann, gid, "pedro", moves=4)
+    seen = play([ann, bob], gid, "pedro", seed=7, on_move=check, calls_from=by)
     assert done
     assert seen.had(PEEKS) and seen.had(POWER_MOVES) and "CallPedro" in seen.types
     _after_the_game(ann, gid, "pedro")
@@ -124,8 +132,8 @@ def test_least_score_two_players_until_one_is_out(table: Table) -> None:
     gid = ann.open_game("least-score", 2, {"elimination_threshold": 25, "end_on_first_elimination": True},
                         [bob.handle])
     bob.join_from_inbox(gid)
-    check, done = _milestone(bob, gid, "least-score", Seen(), moves=3)
-    seen = play([ann, bob], gid, "least-score", seed=3, on_move=check, call_after=6)
+    check, done, by = _milestone(bob, gid, "least-score", moves=3)
+    seen = play([ann, bob], gid, "least-score", seed=3, on_move=check, call_after=6, calls_from=by)
     assert done
     assert "Declare" in seen.types and seen.had({"Play"})
     assert seen.had(CALLS) and not seen.had(CLAIMS)
