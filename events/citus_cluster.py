@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ import psycopg
 from psycopg.conninfo import make_conninfo
 
 from events.pg_host import RunAs, clean_env, server_user
+from events.ports import free_port
 
 BINDIR = Path(os.environ.get("FACEDOWN_CITUS_BINDIR", "/usr/lib/postgresql/15/bin"))
 DATABASE = "facedown"
@@ -34,12 +34,6 @@ def citus_missing() -> str | None:
     if not lib.exists():
         return f"Citus is not installed into the PostgreSQL of {BINDIR} ({lib} is missing)"
     return None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass
@@ -85,7 +79,7 @@ class LocalCluster:
 
     def _start_node(self) -> int:
         """A new node (initdb, settings, start) on a free port; returns its index."""
-        i, port = len(self.ports), _free_port()
+        i, port = len(self.ports), free_port()
         data = self.base / f"node{i}"
         self._run(str(BINDIR / "initdb"), "-D", str(data), "-U", SUPERUSER, "-A", "trust", "-E", "UTF8")
         with open(data / "postgresql.conf", "a") as conf:

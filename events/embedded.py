@@ -41,7 +41,6 @@ import pwd
 import re
 import secrets
 import shutil
-import socket
 import subprocess
 import threading
 import time
@@ -51,6 +50,8 @@ from urllib.parse import quote
 import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+from events.ports import free_port
 
 from events.pg_binaries import EmbeddedPostgresError, find_bindir, is_complete, pg_major
 from events.pg_host import (
@@ -364,9 +365,7 @@ class EmbeddedPostgres:
         bindir = self._bindir(run_as)
         d = self.data_dir
         if self._use_tcp():
-            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-                s.bind(("127.0.0.1", 0))
-                port = s.getsockname()[1]
+            port = free_port()
             settings = {
                 "listen_addresses": "127.0.0.1",
                 "port": port,

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -22,15 +21,10 @@ from typing import Any
 import requests
 
 from domain import bots
+from events.ports import free_port
 from facedown_client import Client, FacedownError, play_turns
 
 from service.bench.wire import LeanSession
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def server_log() -> Any:

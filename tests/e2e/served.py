@@ -15,11 +15,7 @@ from typing import Any
 
 import requests
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from events.ports import free_port
 
 
 @dataclass

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.e2e.served import free_port
+from events.ports import free_port
 
 pytestmark = pytest.mark.e2e
 

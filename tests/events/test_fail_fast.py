@@ -9,7 +9,7 @@ import pytest
 
 from events.db import Database
 from events.errors import StoreUnavailable
-from tests.e2e.served import free_port
+from events.ports import free_port
 
 
 def _failing_after(db: Database) -> float:

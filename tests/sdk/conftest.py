@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from service.bench.http import free_port, server_log, wait_ready
+from events.ports import free_port
+from service.bench.http import server_log, wait_ready
 
 
 @dataclass

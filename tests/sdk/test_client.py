@@ -164,7 +164,7 @@ def test_an_answer_cut_off_mid_body_is_retried_with_the_same_idempotency_key() -
 
 def test_a_connection_error_is_retried_then_raised(served: Served) -> None:
     from facedown_client import FacedownError
-    from tests.sdk.conftest import free_port
+    from events.ports import free_port
 
     with pytest.raises(FacedownError):
         Client(f"http://127.0.0.1:{free_port()}", retries=1).rulesets()
