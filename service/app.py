@@ -13,6 +13,7 @@ from events.db import Database
 from events.errors import StoreUnavailable
 from events.store import EventStore
 from service.config import Config
+from service.gamestate import UnreadableLog
 from service.problems import Problem, from_exception, problem_response, unavailable
 
 _HTTP_SLUGS = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found",
@@ -88,6 +89,13 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
         # fail fast while the database is away: clients retry, waiters and streams resume
         app.logger.warning("database unavailable on %s %s: %s", request.method, request.path, exc)
         return unavailable("the database cannot be reached; try again shortly")
+
+    @app.errorhandler(UnreadableLog)
+    def _unreadable(exc: UnreadableLog) -> Response:
+        # the version only: the reason may quote the stored data, which may hold cards
+        app.logger.error("%s %s: %s", request.method, request.path, exc)
+        return problem_response("log-unreadable", f"event {exc.version} of this game cannot be read; its audit "
+                                "names the first event that fails its checks")
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Response:

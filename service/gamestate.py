@@ -312,9 +312,30 @@ def advance(game: Game, rs: Ruleset, state: Any, at: str, meta: Mapping[str, Any
     return replace(game, rules=state, updated_at=at, deadline=deadline)
 
 
+class UnreadableLog(Exception):
+    """A stored event of a game does not fold: an unknown type or data that does not fit it.
+    The service never writes one; only an edit behind the append function can (the audit
+    names it, and the game takes nothing more)."""
+
+    def __init__(self, game_id: str, version: int, reason: str) -> None:
+        super().__init__(f"game {game_id}: event {version} cannot be read ({reason})")
+        self.game_id, self.version, self.reason = game_id, version, reason
+
+
+def unreadable(rec: Any, exc: Exception) -> UnreadableLog:
+    """What failed while the stored event ``rec`` was read is that event's fault (an unknown
+    type, data that does not fit it): the error to raise instead."""
+    return UnreadableLog(str(rec.stream_id), rec.version, f"{type(exc).__name__}: {exc}")
+
+
 def fold_records(game: Game | None, records: Iterable[Any]) -> Game | None:
+    """``game`` with ``records`` applied in order; :class:`UnreadableLog` names the first that
+    does not fold."""
     for rec in records:
-        game = evolve(game, rec.type, rec.data, rec.metadata, str(rec.stream_id))
+        try:  # free when nothing is raised: this loop is every view's and command's
+            game = evolve(game, rec.type, rec.data, rec.metadata, str(rec.stream_id))
+        except Exception as exc:  # noqa: BLE001 - whatever it is, the event is the cause
+            raise unreadable(rec, exc) from exc
     return game
 
 

@@ -13,7 +13,7 @@ from domain import codec, rules
 from domain.messages import TurnTimedOut
 from domain.ruleset import Ruleset
 from service.clock import moment, seat_deadlines, vacation_until
-from service.gamestate import SERVICE_EVENTS, Game
+from service.gamestate import SERVICE_EVENTS, Game, unreadable
 from service.memo import per_object
 from service.seating import ranking
 
@@ -61,7 +61,11 @@ def public_event(ruleset: Ruleset, type_: str, data: Mapping[str, Any], seat: in
 
 
 def present_record(ruleset: Ruleset, rec: Any, seat: int | None) -> dict[str, Any] | None:
-    data = public_event(ruleset, rec.type, rec.data, seat, getattr(rec, "typed", None))
+    """A stored event as this seat may see it (``None``: nothing of it)."""
+    try:
+        data = public_event(ruleset, rec.type, rec.data, seat, getattr(rec, "typed", None))
+    except Exception as exc:  # noqa: BLE001 - whatever it is, the event is the cause
+        raise unreadable(rec, exc) from exc
     if data is None:
         return None
     meta = rec.metadata or {}

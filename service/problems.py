@@ -137,6 +137,10 @@ PROBLEMS: dict[str, ProblemType] = {
                                 "Wait the `Retry-After` seconds, then retry (with the same `Idempotency-Key`)."),
     "internal": ProblemType(500, "Internal error", "An unexpected server error (it is logged); never caused by "
                             "bad input.", "Retry later with the same `Idempotency-Key`; report it if it persists."),
+    "log-unreadable": ProblemType(500, "This game's log cannot be read", "A stored event of the game does not "
+                                  "load: its type or data was changed behind the service, which never writes "
+                                  "such an event. The game takes nothing more.", "Report it to the organiser: "
+                                  "`GET /v1/games/{id}/audit` names the first event that fails its checks."),
     "unavailable": ProblemType(503, "Service unavailable", "The database does not answer or is not migrated.",
                                "Wait `Retry-After` seconds (or a few), then retry with the same `Idempotency-Key`."),
 }

@@ -85,6 +85,26 @@ def test_an_event_edited_in_the_database_is_reported_with_its_version(
     assert any(f["check"] == "chain" and f["version"] == v for f in verification["failures"])
 
 
+def test_a_game_whose_log_no_longer_loads_answers_a_problem_naming_the_event(
+        new_client: Any, store: EventStore, database_url: str) -> None:
+    """An event type edited behind the service: every read of the game is a problem+json that
+    names the event's version (never the stored data), and the audit still shows where."""
+    game = builder.play(RULESETS[-1], players=2, seed=4)
+    builder.write(store, game)
+    v = len(game.events()) // 2
+    _superuser_edit(database_url, game.game_id, v, "type = type || 'X'")
+    visibility._SEEN.forget_all()
+    client = new_client()
+    for path in ("", "/view", "/events"):
+        resp = client.get(f"/v1/games/{game.game_id}{path}")
+        body = resp.get_json()
+        assert resp.status_code == 500 and resp.mimetype == "application/problem+json", (path, body)
+        assert body["type"] == "/problems/log-unreadable" and f"event {v} " in body["detail"], (path, body)
+        assert "X" not in body["detail"] and "Error" not in body["detail"]
+    audit = client.get(f"/v1/games/{game.game_id}/audit").get_json()["verification"]
+    assert not audit["ok"] and audit["first_failure"]["version"] == v
+
+
 def test_an_active_game_in_its_first_round_exposes_nothing(new_client: Any, store: EventStore, database_url: str) -> None:
     game = builder.play(RULESETS[0], players=2, seed=5, stop_after_rounds=0, max_steps=3)
     builder.write(store, game)
