@@ -51,13 +51,12 @@ import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from events.ports import free_port
-
 from events.pg_binaries import EmbeddedPostgresError, find_bindir, is_complete, pg_major
 from events.pg_host import (
     ROOT_BASE, Flock, PidInfo, RunAs, can_traverse, clean_env, default_data_dir, is_postmaster_of, is_root,
     mkdirs, pid_alive, read_pidfile, server_user,
 )
+from events.ports import free_port
 
 __all__ = [
     "EmbeddedPostgres",

@@ -14,12 +14,6 @@ from tests.audit import builder
 ROUND_TYPES = {"RoundDealt", "RoundRevealed", "GameEnded", "SecretRevealed"}
 
 
-@pytest.fixture
-def new_client(make_app: Any) -> Any:
-    """``new_client()``: the test client of a new app (a worker with a cold cache)."""
-    return lambda: make_app().test_client()
-
-
 def _append(store: EventStore, game: builder.Game, start: int, stop: int) -> None:
     """Write ``game``'s appends ``start`` .. ``stop - 1`` (as builder.write does, in part)."""
     version = sum(len(b) for b in game.appends[:start])

@@ -19,12 +19,6 @@ from tests.audit import builder
 RULESETS = rules.names()
 
 
-@pytest.fixture
-def new_client(make_app: Any) -> Any:
-    """``new_client()``: the test client of a new app (a worker with a cold cache)."""
-    return lambda: make_app().test_client()
-
-
 @pytest.mark.parametrize("name", RULESETS)
 def test_a_finished_game_is_audited_complete_and_verifies_offline(
         new_client: Any, name: str, store: EventStore, database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,17 +58,23 @@ class Stream:
             self.opened.set()
             self.ended.set()
 
+    def _first(self, match: Callable[[dict[str, Any]], bool], timeout: float) -> dict[str, Any] | None:
+        """The first message that ``match``es, waiting up to ``timeout`` s for it to come."""
+        deadline = time.monotonic() + timeout
+        while True:
+            got = next((m for m in list(self.messages) if match(m)), None)
+            if got is not None or time.monotonic() >= deadline:
+                return got
+            time.sleep(0.01)
+
     def first_data(self, timeout: float = 15) -> dict[str, Any]:
         """The first message with data, once it has come. An account stream opens with a
         comment and only then reads the inbox it sends first: news of a command sent before
         that arrives is part of the inbox, not a message of its own."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            got = next((m for m in list(self.messages) if "data" in m), None)
-            if got is not None:
-                return got
-            time.sleep(0.01)
-        raise AssertionError(f"no message with data within {timeout} s")
+        got = self._first(lambda m: "data" in m, timeout)
+        if got is None:
+            raise AssertionError(f"no message with data within {timeout} s")
+        return got
 
     def ids(self) -> list[int]:
         return [int(m["id"]) for m in self.messages if "id" in m]
@@ -76,10 +83,6 @@ class Stream:
         return [json.loads(m["data"]) for m in self.messages if "data" in m]
 
     def wait_for(self, version: int, timeout: float) -> float | None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for m in list(self.messages):
-                if int(m.get("id", -1)) >= version:
-                    return float(m["received"])
-            time.sleep(0.01)
-        return None
+        """When the first message of ``version`` or later came, or None if none within ``timeout`` s."""
+        got = self._first(lambda m: int(m.get("id", -1)) >= version, timeout)
+        return None if got is None else float(got["received"])

@@ -111,17 +111,13 @@ def test_unknown_tokens_are_limited_per_address_before_any_query(limited: Any) -
 
 def test_a_token_found_unknown_is_refused_again_without_a_query(make_app: Any) -> None:
     app = make_app()  # no rate limits at all
-    try:
-        client = app.test_client()
-        assert client.get("/v1/me/games", headers={"Authorization": "Bearer mistyped"}).status_code == 401
-        app.extensions["facedown"].db.close()
-        again = client.get("/v1/me/games", headers={"Authorization": "Bearer mistyped"})
-        assert again.status_code == 401 and again.get_json()["type"].endswith("/unauthorized")
-        # another unknown token does need the database (which is closed): the cache answered above
-        assert client.get("/v1/me/games", headers={"Authorization": "Bearer other"}).status_code == 503
-    finally:
-        app.extensions["facedown_api"].live.close()
-        app.extensions["facedown"].db.close()
+    client = app.test_client()
+    assert client.get("/v1/me/games", headers={"Authorization": "Bearer mistyped"}).status_code == 401
+    app.extensions["facedown"].db.close()
+    again = client.get("/v1/me/games", headers={"Authorization": "Bearer mistyped"})
+    assert again.status_code == 401 and again.get_json()["type"].endswith("/unauthorized")
+    # another unknown token does need the database (which is closed): the cache answered above
+    assert client.get("/v1/me/games", headers={"Authorization": "Bearer other"}).status_code == 503
 
 
 def test_costly_anonymous_reads_have_a_stricter_budget_per_address(limited: Any) -> None:
