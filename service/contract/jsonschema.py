@@ -26,7 +26,7 @@ FIELDS: dict[str, str] = {
                    'or "empty:<slot>" (one of your empty slots).'),
     "take": 'What you take after discarding: "stock" (the top of the stock) or "open:<card>" (a card of the open set).',
     "discard": "The cards you discard, a legal set of your own hand.",
-    "source": '"stock" or "discard": the pile the card is taken from.',
+    "source": "The pile the card is taken from (one of the values listed).",
     "targets": "[seat, slot] pairs naming the cards.",
     "target": "[seat, slot]: the card.",
     "a": "[seat, slot]: one of the two cards.",

@@ -34,3 +34,11 @@ def test_every_property_name_is_a_field_name() -> None:
     assert names, "the walk found no property"
     assert sorted((w, n) for w, n in names if not FIELD.match(n)) == []
 
+
+
+def test_a_description_names_no_value_its_enum_refuses() -> None:
+    """Corte's ``Draw.source`` takes only "stock": its description may not offer "discard"."""
+    quoted = re.compile(r'"([a-z_]+)"')
+    wrong = [(where, value) for where, schema in schemas(_spec()) if isinstance(schema, dict) and "enum" in schema
+             for value in quoted.findall(schema.get("description") or "") if value not in schema["enum"]]
+    assert wrong == []
