@@ -95,7 +95,7 @@ def _revealed_order(prefix: str, claims: dict[str, type]) -> dict[str, Any]:
                            "rank": {"type": "string"}, "claim": {"type": "string", "enum": list(claims)},
                            **{f: fields[f] for f in CLAIM_FIELDS if f in fields},
                            "result": {"type": "string", "enum": list(_RESULTS),
-                                      "description": "fired, or why it was cancelled (live: never at the round's end)."},
+                                      "description": "fired, or why it was cancelled."},
                            "window_id": {"type": ["integer", "null"], "description": "The window it fired on."}}}
 
 
