@@ -128,7 +128,7 @@ def _our_words(app: Flask, exc: HTTPException) -> str:
     if exc.code == 404:
         return not_found.detail(app.url_map, request.path) if request.url_rule is None else not_found.NO_FILE
     if exc.code == 405:
-        allowed = ", ".join(getattr(exc, "valid_methods", None) or ())
+        allowed = ", ".join(sorted(getattr(exc, "valid_methods", None) or ()))
         return f"{request.method} is not allowed at this path; it takes {allowed}"
     return _FRAMEWORK.get(exc.code or 500, PROBLEM_DEFAULT)
 
