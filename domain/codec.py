@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from domain.errors import InvalidCommand
+from domain.messages import SYSTEM_COMMANDS
 
 
 _PLAIN = frozenset({str, int, bool, float, type(None)})
@@ -205,7 +206,9 @@ def parse_command(data: Any, command_types: Mapping[str, type]) -> Any:
         raise InvalidCommand("a command is a JSON object")
     name = data.get("type")
     if not isinstance(name, str) or name not in command_types:
-        raise InvalidCommand(f"unknown command type {name!r}; expected one of {sorted(command_types)}")
+        # the server's own commands are no player's to send: never offered, even here
+        offered = sorted(t for t in command_types if t not in SYSTEM_COMMANDS)
+        raise InvalidCommand(f"unknown command type {name!r}; expected one of {offered}")
     cls = command_types[name]
     known, fields = _schema(cls)
     if not known.issuperset(data):

@@ -202,7 +202,8 @@ class Ruleset(Protocol):
     options: tuple[OptionSpec, ...]
     command_types: Mapping[str, type]
     event_types: Mapping[str, type]
-    # optional: presented_names, {event type: {stored field: presented name}} (see redact)
+    # optional: presented_names, {event type: {stored field: presented name}} (see redact);
+    # order_claims, {claim type: class} for a ruleset with standing orders (domain.orders)
 
     def resolve_options(self, raw: Mapping[str, Any] | None, players: int) -> dict[str, Any]: ...
     def start(self, players: int, options: Mapping[str, Any], key: bytes) -> tuple[Any, ...]: ...

@@ -14,6 +14,7 @@ from events.errors import StoreUnavailable
 from events.store import EventStore
 from service.config import Config
 from service.gamestate import UnreadableLog
+from service import not_found
 from service.problems import Problem, from_exception, problem_response, unavailable
 
 _HTTP_SLUGS = {400: "bad-request", 401: "unauthorized", 403: "forbidden", 404: "not-found",
@@ -105,7 +106,7 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
         valid = getattr(exc, "valid_methods", None)
         if status == 405 and valid:
             headers["Allow"] = ", ".join(valid)
-        return problem_response(slug, exc.description or PROBLEM_DEFAULT, status, headers)
+        return problem_response(slug, _our_words(app, exc), status, headers)
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> Response:
@@ -116,3 +117,22 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
 
 
 PROBLEM_DEFAULT = "the request could not be served"
+
+
+def _our_words(app: Flask, exc: HTTPException) -> str:
+    """The detail of an HTTP error: the words a handler gave it, else ours for what the
+    framework raised itself (its own text is generic: "The requested URL was not found...")."""
+    own = exc.description and exc.description != type(exc).description
+    if own:
+        return str(exc.description)
+    if exc.code == 404:
+        return not_found.detail(app.url_map, request.path) if request.url_rule is None else not_found.NO_FILE
+    if exc.code == 405:
+        allowed = ", ".join(sorted(getattr(exc, "valid_methods", None) or ()))
+        return f"{request.method} is not allowed at this path; it takes {allowed}"
+    return _FRAMEWORK.get(exc.code or 500, PROBLEM_DEFAULT)
+
+
+#: What the framework's own errors mean here (handlers give their own words).
+_FRAMEWORK = {400: "the request is malformed", 406: "the Accept header excludes every type this path answers with",
+              413: "the request body is too large", 415: "the body must be application/json"}

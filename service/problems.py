@@ -45,7 +45,8 @@ PROBLEMS: dict[str, ProblemType] = {
     "invalid-code": ProblemType(401, "The sign-in code is not valid", "A one-time sign-in code that is "
                                 "mistyped, already used or expired (codes live ten minutes).",
                                 "Ask a signed-in device for a new code (`POST /v1/session/codes`)."),
-    "not-found": ProblemType(404, "Not found", "No game with this id, or no such path.",
+    "not-found": ProblemType(404, "Not found", "No game with this id; a part of the path that is not what it "
+                             "names (a game id that is not a UUID: `detail` says which part); or no such path.",
                              "Check the id (from `POST /v1/games` or `GET /v1/me/games`) and the path."),
     "method-not-allowed": ProblemType(405, "Method not allowed", "The path exists but not with this method.",
                                       "Use a method listed in the `Allow` header."),

@@ -29,6 +29,7 @@ import orjson
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
+from service import not_found
 from service.audit import export as exporting
 from service.audit.log import read_log, state_at
 from service.problems import Problem
@@ -56,7 +57,7 @@ def _caller_player() -> str | None:
 def _game_id(game_id: str) -> uuid.UUID:
     # uuid.UUID() alone also takes braces, "urn:uuid:" and non-ASCII digits
     if _UUID.fullmatch(game_id) is None:
-        raise Problem("not-found", "no such game")
+        raise Problem("not-found", not_found.malformed("game_id", "uuid"))
     return uuid.UUID(game_id)
 
 

@@ -26,7 +26,7 @@ FIELDS: dict[str, str] = {
                    'or "empty:<slot>" (one of your empty slots).'),
     "take": 'What you take after discarding: "stock" (the top of the stock) or "open:<card>" (a card of the open set).',
     "discard": "The cards you discard, a legal set of your own hand.",
-    "source": '"stock" or "discard": the pile the card is taken from.',
+    "source": "The pile the card is taken from (one of the values listed).",
     "targets": "[seat, slot] pairs naming the cards.",
     "target": "[seat, slot]: the card.",
     "a": "[seat, slot]: one of the two cards.",
@@ -75,13 +75,27 @@ def of_hint(hint: Any) -> dict[str, Any]:
         if args == (int, str):
             return dict(SEAT_SLOT)
         items = [of_hint(a) for a in args]
-        first = items[0]
         # a fixed tuple: openapi generators know no prefixItems, so one item schema and a length
-        return {"type": "array", "items": first if all(i == first for i in items) else {},
-                "minItems": len(items), "maxItems": len(items)}
+        return {"type": "array", "items": _either(items), "minItems": len(items), "maxItems": len(items)}
     if origin is dict or hint is dict:
         return {"type": "object", "additionalProperties": True}
     raise TypeError(f"no JSON Schema for {hint!r}")
+
+
+def _either(schemas: list[dict[str, Any]]) -> dict[str, Any]:
+    """One schema that each of ``schemas`` fits: their types together when they are bare types
+    (a slot and a card or null: ``["string", "null"]``), else their ``anyOf``."""
+    distinct = [s for i, s in enumerate(schemas) if s not in schemas[:i]]
+    if len(distinct) == 1:
+        return distinct[0]
+    if all(set(s) == {"type"} for s in distinct):
+        types_: list[str] = []
+        for s in distinct:
+            for t in s["type"] if isinstance(s["type"], list) else [s["type"]]:
+                if t not in types_:
+                    types_.append(t)
+        return {"type": types_}
+    return {"anyOf": distinct}
 
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:

@@ -21,15 +21,21 @@ def _obj(required: dict[str, Any], optional: dict[str, Any] | None = None) -> di
     return {"type": "object", "required": list(required), "properties": props}
 
 
-SERVICE_EVENTS: dict[str, dict[str, Any]] = {
-    "GameOpened": _obj(
-        {"ruleset": _S, "seats": _I, "options": {"type": "object", "additionalProperties": True},
+def game_opened(ruleset: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``GameOpened`` of a game of ``ruleset``, whose ``options`` are that ruleset's (the
+    schema ``GameOpenedData`` is one of these per ruleset)."""
+    return _obj(
+        {"ruleset": {"type": "string", "const": ruleset}, "seats": _I, "options": options,
          "name": _S, "creator": _S, "secret_commitment": _S},
         # absent from games opened before each was introduced
-        {"time_control": {"type": ["object", "null"], "properties": {"turn_seconds": _I,
-                                                                   "final_window_seconds": _I}},
+        {"time_control": {"type": ["object", "null"], "required": ["turn_seconds", "final_window_seconds"],
+                          "properties": {"turn_seconds": _I, "final_window_seconds": _I}},
          "visibility": {"type": "string", "enum": ["public", "unlisted"]},
-         "timeouts_before_vote": _I, "rematch_of": {"type": ["string", "null"]}}),
+         "timeouts_before_vote": _I, "rematch_of": {"type": ["string", "null"]}})
+
+
+#: Every service event but ``GameOpened`` (:func:`game_opened`), by type.
+SERVICE_EVENTS: dict[str, dict[str, Any]] = {
     "SeatTaken": _obj({"seat": _I, "player_id": _S, "name": _S, "entropy": _S}),
     "SecretRevealed": _obj({"secret": _S}),
     "SeatReserved": _obj({"seat": _I, "player_id": _S, "name": _S, "by": _S}),

@@ -164,10 +164,37 @@ def test_404_for_unknown_games_and_odd_paths(live: Live, game: Any) -> None:
     _problem(players[0].post(f"/v1/games/{uuid.uuid4()}/join", {}), 404)
 
 
+#: The framework's own words for a 404 and a 405, which no answer of ours may carry.
+FRAMEWORK = ("requested URL", "spelling", "not allowed for the requested")
+SOME_GAME = "2ed1317e-5309-4a47-a781-093aa20144be"  # fixed: test ids must be the same in every worker
+
+
+@pytest.mark.parametrize("method,path,words", [
+    ("GET", "/v1/games/not-a-uuid", "the game id in this path is not a UUID"),
+    ("GET", "/v1/games/not-a-uuid/view", "the game id in this path is not a UUID"),
+    ("POST", "/v1/games/12345/commands", "the game id in this path is not a UUID"),
+    ("GET", "/v1/games/%00/events", "the game id in this path is not a UUID"),
+    ("GET", "/v1/games/not-a-uuid/audit", "the game id in this path is not a UUID"),
+    ("DELETE", "/v1/me/tokens/abc", "the token id in this path is not a UUID"),
+    ("GET", "/v1/me/webhooks/abc/deliveries", "the webhook id in this path is not a UUID"),
+    ("DELETE", f"/v1/games/{SOME_GAME}/orders/first", "the order id in this path is not a whole number"),
+    ("GET", "/nope", "nothing is served at this path"),
+    ("POST", f"/v1/games/{SOME_GAME}/nonsense", "nothing is served at this path"),
+    ("GET", "/web/no-such-file.js", "no such file"),
+])
+def test_every_404_is_a_problem_in_our_words_naming_the_part_of_the_path_that_is_wrong(
+        live: Live, game: Any, method: str, path: str, words: str) -> None:
+    _, players = game
+    body = _problem(requests.request(method, live.url + path, headers=players[0].auth, timeout=10),
+                    404, "not-found")
+    assert words in body["detail"] and not any(w in body["detail"] for w in FRAMEWORK), body
+
+
 def test_405_for_a_wrong_method_with_an_allow_header(live: Live) -> None:
     r = requests.delete(live.url + "/v1/games", timeout=10)
-    _problem(r, 405, "method-not-allowed")
+    body = _problem(r, 405, "method-not-allowed")
     assert "GET" in r.headers["Allow"]
+    assert body["detail"].startswith("DELETE is not allowed at this path; it takes ") and "GET" in body["detail"]
 
 
 def test_409_for_a_command_out_of_turn_with_the_legal_actions(live: Live, game: Any) -> None:

@@ -7,7 +7,7 @@ from urllib.parse import urljoin
 import requests
 
 from service.problems import PROBLEMS, markdown
-from tests.service.helpers import Live, start_game
+from tests.service.helpers import Live, acting, start_game
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "problems.md"
 
@@ -65,3 +65,30 @@ def test_a_malformed_command_names_what_to_fix(live: Live) -> None:
     assert r.status_code == 422 and "source" in r.json()["detail"] and "stock" in r.json()["detail"], r.json()
     r = p.post(f"/v1/games/{gid}/commands", {"type": "TurnTimedOut", "seat": 0, "turn_no": 1})
     assert r.status_code == 422 and "system command" in r.json()["detail"], r.json()
+
+
+def test_a_command_at_the_wrong_moment_of_the_turn_is_refused_in_the_words_of_the_rules(live: Live) -> None:
+    """Not "expected HOLDING, the turn is in AWAIT_ACTION": what the command needs and what
+    the turn waits for, as docs/rules/ say them."""
+    gid, players = start_game(live, "corte", seats=2)
+    while True:  # the initial peek: each seat chooses
+        p, v = acting(gid, players)
+        if v["legal_actions"][0]["type"] != "ChoosePeek":
+            break
+        assert p.post(f"/v1/games/{gid}/commands", v["legal_actions"][0]).status_code == 200
+    r = p.post(f"/v1/games/{gid}/commands", {"type": "DiscardDrawn"})
+    assert r.status_code == 409 and r.json()["type"] == "/problems/wrong-phase", r.json()
+    assert r.json()["detail"] == ("this command is played with the card you drew in hand; "
+                                  "you hold no drawn card: draw first")
+    assert p.post(f"/v1/games/{gid}/commands", {"type": "Draw", "source": "stock"}).status_code == 200
+    r = p.post(f"/v1/games/{gid}/commands", {"type": "Draw", "source": "stock"})
+    assert r.status_code == 409 and r.json()["detail"] == (
+        "this command is played at the start of your turn, before you draw; you hold the card you drew: "
+        "discard it or replace one of your cards with it first")
+
+
+def test_an_unknown_command_type_offers_the_players_commands_and_never_a_system_command(live: Live) -> None:
+    gid, players = start_game(live, "corte", seats=2)
+    r = players[0].post(f"/v1/games/{gid}/commands", {"type": "NoSuchCommand"})
+    assert r.status_code == 422 and "SnapOwn" in r.json()["detail"], r.json()
+    assert "TurnTimedOut" not in r.json()["detail"] and "FinalWindowExpired" not in r.json()["detail"]

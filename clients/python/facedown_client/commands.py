@@ -55,10 +55,10 @@ class CorteCallCorte(Command):
 
 @dataclass(frozen=True)
 class CorteDraw(Command):
-    """The Draw command."""
+    """Take the top card of the stock (Corte never draws from the discard pile)."""
 
     type: ClassVar[str] = "Draw"
-    source: Literal['stock'] = 'stock'  # "stock" or "discard": the pile the card is taken from.
+    source: Literal['stock'] = 'stock'  # The pile the card is taken from (one of the values listed).
 
 
 @dataclass(frozen=True)
@@ -213,7 +213,7 @@ class Draw(Command):
     """Take the top card of the stock or of the discard pile."""
 
     type: ClassVar[str] = "Draw"
-    source: Literal['stock', 'discard']  # "stock" or "discard": the pile the card is taken from.
+    source: Literal['stock', 'discard']  # The pile the card is taken from (one of the values listed).
 
 
 @dataclass(frozen=True)

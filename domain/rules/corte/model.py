@@ -137,6 +137,8 @@ class CallCorte:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class Draw:
+    """Take the top card of the stock (Corte never draws from the discard pile)."""
+
     source: Literal["stock"] = "stock"
 
 

@@ -16,7 +16,7 @@ from domain.rules.corte.evolve import evolve
 from domain.rules.corte.claims import Out
 from domain.rules.corte.flow import deal
 from domain.rules.corte.model import (
-    COMMAND_TYPES, FINAL_LAP, FINAL_WINDOW, GAME_OVER, INITIAL_PEEK, OPTIONS, TURNS, State,
+    COMMAND_TYPES, FINAL_LAP, FINAL_WINDOW, GAME_OVER, INITIAL_PEEK, OPTIONS, ORDER_CLAIMS, TURNS, State,
 )
 from domain.ruleset import resolve_options
 from domain.table import cards_on_table
@@ -34,6 +34,7 @@ class Corte:
     options = OPTIONS
     command_types = COMMAND_TYPES
     event_types = EVENT_TYPES
+    order_claims = ORDER_CLAIMS  # the claims a standing order may send
 
     def resolve_options(self, raw: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
         if not self.min_players <= players <= self.max_players:

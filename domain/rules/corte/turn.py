@@ -14,6 +14,7 @@ from domain.errors import (
     WrongPhase,
 )
 from domain.messages import CardDrawn, SkipPower, SkipTurn, WindowClosed, WindowOpened
+from domain.moments import Moments, no_turn
 from domain.rules.corte import view as corte_view
 from domain.rules.corte.events import (
     CallMade,
@@ -66,13 +67,22 @@ def seat_ok(s: State, p: int, what: str = "player") -> int:
     return p
 
 
+#: The steps of a Corte turn beyond the draw, in the words of docs/rules/corte.md.
+_MOMENTS = Moments(
+    needs={POWER: "while you use the power of a 5, 6, Q or K",
+           KING_DECIDE: "after the King's look, to swap the two cards or keep them"},
+    now={HOLDING: "you hold the card you drew: discard it or replace one of your cards with it first",
+         POWER: "the power of the card you discarded comes first",
+         KING_DECIDE: "after the King's look, swap the two cards or keep them first"})
+
+
 def my_turn(s: State, seat: int, step: str) -> None:
     if s.phase not in (TURNS, FINAL_LAP):
-        raise WrongPhase(f"no turns are played in phase {s.phase}")
+        raise no_turn(s.phase)
     if s.turn != seat:
         raise NotYourTurn(f"it is seat {s.turn}'s turn")
     if s.step != step:
-        raise WrongPhase(f"this command needs step {step}, not {s.step}")
+        raise _MOMENTS.wrong_step((step,), s.step)
 
 
 def _power(s: State, seat: int, r: str) -> None:

@@ -16,6 +16,7 @@ from domain import orders
 from domain.cards import rank
 from domain.errors import InvalidCommand, Locked, NoWindow, WrongPhase
 from domain.messages import Passed
+from domain.moments import no_turn
 from domain.orders import PlaceOrder
 from domain.rules.cuatro_cartas import flow
 from domain.rules.cuatro_cartas.flow import check_final, eligible, end_round, penalty, player, start_power
@@ -46,7 +47,7 @@ def current_window(s: State, seat: int, window_id: int) -> Window:
     if s.phase == "INITIAL_PEEK":
         raise NoWindow("no window is open during the initial peek")
     if s.phase not in CLAIM_PHASES:
-        raise WrongPhase(f"no claims in phase {s.phase}")
+        raise no_turn(s.phase, "no claim can be made now")
     w = require_window(s.window, window_id, in_power=s.step in ("POWER_LOOK", "POWER_SWAP"),
                        passed_by=seat if s.phase == "FINAL_WINDOW" else None, reject_won=True)
     _unlocked(s, seat)

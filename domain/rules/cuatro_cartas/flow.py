@@ -16,6 +16,7 @@ from domain.errors import InvalidCommand, Locked, NotYourTurn, WrongPhase
 from domain.messages import (
     CardDrawn, CardsSwapped, GameEnded, GameStarted, TurnSkipped, TurnStarted, WindowClosed, WindowOpened,
 )
+from domain.moments import Moments, no_turn
 from domain.rules.cuatro_cartas.evolve import MEMO, evolve
 from domain.rules.cuatro_cartas.model import (
     BASE_SLOTS_N, LOOKS, NAME, POWER_RANKS, CallMade, CardDiscarded, CardReplaced, CardsLooked, ClaimResolved,
@@ -146,14 +147,23 @@ def player(seat: int | None) -> int:
     return seat
 
 
+#: The steps of a 4 Cartas turn beyond the draw, in the words of docs/rules/cuatro-cartas.md.
+_MOMENTS = Moments(
+    needs={"POWER_LOOK": "while you use the power of a K, J or Q, for its look",
+           "POWER_SWAP": "after the look of a K or J, to swap or not"},
+    now={"HOLDING": "you hold the card you drew: discard it or put it in place of one of yours first",
+         "POWER_LOOK": "the look of the power comes first",
+         "POWER_SWAP": "after the power's look, swap two cards or decline first"})
+
+
 def require_turn(s: State, seat: int | None, *steps: str) -> int:
     me = player(seat)
     if s.phase not in TURN_PHASES:
-        raise WrongPhase(f"no turns are played in phase {s.phase}")
+        raise no_turn(s.phase)
     if me != s.turn:
         raise NotYourTurn(f"it is seat {s.turn}'s turn")
     if s.step not in steps:
-        raise WrongPhase(f"this command is for {' or '.join(steps)}; the turn is in {s.step}")
+        raise _MOMENTS.wrong_step(steps, s.step)
     return me
 
 

@@ -13,7 +13,9 @@ from domain.rules.cuatro_cartas import flow
 from domain.rules.cuatro_cartas import view as seen
 from domain.rules.cuatro_cartas.decide import decide
 from domain.rules.cuatro_cartas.evolve import evolve
-from domain.rules.cuatro_cartas.model import COMMAND_TYPES, EVENT_TYPES, MAX_PLAYERS, MIN_PLAYERS, NAME, OPTIONS, State
+from domain.rules.cuatro_cartas.model import (
+    COMMAND_TYPES, EVENT_TYPES, MAX_PLAYERS, MIN_PLAYERS, NAME, OPTIONS, ORDER_CLAIMS, State,
+)
 from domain.table import cards_on_table
 
 
@@ -39,6 +41,7 @@ class CuatroCartas:
     command_types = COMMAND_TYPES
     event_types = EVENT_TYPES
     presented_names = seen.PRESENTED_NAMES  # stored field -> presented name, per event type
+    order_claims = ORDER_CLAIMS  # the claims a standing order may send
 
     def resolve_options(self, raw: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:

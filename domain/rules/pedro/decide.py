@@ -10,6 +10,7 @@ from typing import Any
 from domain import table
 from domain.errors import InvalidCommand, NotYourTurn, RuleError, WrongPhase
 from domain.messages import CardsSwapped, Draw, SkipPower, SkipTurn, TurnSkipped, TurnTimedOut
+from domain.moments import Moments
 from domain.rules.pedro import view as pv
 from domain.rules.pedro.flow import (
     Emitter, bottom_cards, can_draw, end_round, end_turn, may_call, stock_can_supply,
@@ -18,7 +19,7 @@ from domain.rules.pedro.messages import (
     CallMade, CallPedro, CardDrawn, CardKept, CardPeeked, CardReleased, CardsShown, ClaimResolved, Keep,
     PeekBottom, PowerSkipped, Release, StockReshuffled, Target, TimeoutApplied, UsePower5, UsePower6,
 )
-from domain.rules.pedro.model import AWAIT, HOLDING, OVER, POWER, State, identical, power_of
+from domain.rules.pedro.model import AWAIT, BETWEEN, HOLDING, OVER, POWER, REVEAL, State, identical, power_of
 
 
 def decide(state: State, seat: int | None, command: Any, key: bytes) -> tuple[Any, ...]:
@@ -68,9 +69,17 @@ def decide(state: State, seat: int | None, command: Any, key: bytes) -> tuple[An
     return tuple(em.events)
 
 
+#: The steps of a Pedro turn beyond the draw, in the words of docs/rules/pedro.md.
+_MOMENTS = Moments(
+    needs={POWER: "while you use the power of the 5 or 6 you put on the pile"},
+    now={HOLDING: "you hold the card you drew: keep it or put it on the pile first",
+         POWER: "the power of the card you put on the pile comes first",
+         BETWEEN: "your turn is over", REVEAL: "the round is over"})
+
+
 def _need(s: State, step: str) -> None:
     if s.step != step:
-        raise WrongPhase(f"expected {step}, the turn is in {s.step}")
+        raise _MOMENTS.wrong_step((step,), s.step)
 
 
 def _draw(em: Emitter, seat: int, source: str, key: bytes) -> None:

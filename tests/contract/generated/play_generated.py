@@ -39,6 +39,10 @@ def main(base: str) -> None:
                 sent += 1
     events = get_events.sync(id=game.id, client=seats[0], limit=1000)
     assert isinstance(events, Events) and events.events, events
+    # the game's options come back as its ruleset's class, with the value it was opened with
+    opened = events.events[0].data
+    assert type(opened).__name__ == "LeastScoreGameOpenedData", opened
+    assert opened.options.elimination_threshold == 25, opened.options
     print(f"finished after {sent} commands, {len(events.events)} events, scores {summary.scores}")
 
 
