@@ -37,21 +37,25 @@ def push(vapid: Vapid) -> Iterator[PushService]:
 
 
 def _send(sub: Subscription, data: Any, vapid: Vapid, **kwargs: Any) -> requests.Response:
-    return webpush(sub.info, json.dumps(data), vapid_private_key=vapid, vapid_claims=dict(CONTACT), **kwargs)
+    answer: requests.Response = webpush(sub.info, json.dumps(data), vapid_private_key=vapid,
+                                        vapid_claims=dict(CONTACT), **kwargs)
+    return answer
 
 
 def _refused(call: Any) -> requests.Response:
     with pytest.raises(WebPushException) as caught:
         call()
-    assert caught.value.response is not None
-    return caught.value.response
+    response: requests.Response | None = caught.value.response
+    assert response is not None
+    return response
 
 
 def _signed(vapid: Vapid, subscription: Subscription, **claims: Any) -> dict[str, str]:
     """VAPID headers made by py-vapid from claims pywebpush would have corrected (it replaces a
     past exp) or refused (py-vapid checks sub unless told not to), for sending them as they are."""
     lax = Vapid(private_key=vapid.private_key, conf={"no-strict": True})
-    return lax.sign({"aud": subscription.endpoint.split("/push/")[0], **CONTACT, **claims})
+    headers: dict[str, str] = lax.sign({"aud": subscription.endpoint.split("/push/")[0], **CONTACT, **claims})
+    return headers
 
 
 def test_a_push_from_pywebpush_is_accepted_verified_and_decrypted(push: PushService, vapid: Vapid) -> None:

@@ -81,7 +81,8 @@ class Subscription:
 
 @dataclass(frozen=True)
 class Request:
-    """Any request that reached the service, with the status it was answered."""
+    """Any request that reached the service, with the status it was answered and when
+    (``time.monotonic()``, to measure a sender's retry intervals)."""
 
     path: str
     headers: dict[str, str]

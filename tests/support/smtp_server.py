@@ -29,6 +29,7 @@ the same port.
 """
 from __future__ import annotations
 
+import asyncio
 import datetime
 import email.policy
 import ipaddress
@@ -55,7 +56,8 @@ Tls = Literal["starttls", "implicit"]
 @dataclass(frozen=True)
 class Mail:
     """One message as the server received it: the envelope, the raw octets, the parsed message,
-    who had logged in and whether the connection was encrypted."""
+    who had logged in, whether the connection was encrypted, and when (``time.monotonic()``, to
+    measure a sender's retry intervals)."""
 
     mail_from: str
     rcpt_tos: tuple[str, ...]
@@ -134,7 +136,7 @@ class _Handler:
         # reader's mail client shows it
         message = BytesParser(policy=email.policy.default).parsebytes(raw.replace(b"\r\n", b"\n"))
         mail = Mail(mail_from=envelope.mail_from or "", rcpt_tos=tuple(envelope.rcpt_tos), raw=raw,
-                    message=message, login=login, tls=tls, at=time.time())  # type: ignore[arg-type]
+                    message=message, login=login, tls=tls, at=time.monotonic())
         return self.server._receive(mail)
 
 
@@ -243,8 +245,9 @@ class _Controller(Controller):
     def _create_server(self) -> Any:
         create = super()._create_server()
 
-        async def bound() -> Any:
+        async def bound() -> asyncio.Server:
             server = await create
+            assert isinstance(server, asyncio.Server)
             self.port = server.sockets[0].getsockname()[1]
             return server
 
