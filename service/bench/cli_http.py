@@ -118,9 +118,11 @@ def _run_clients(server: Any, play: Any, jobs: list[Any]) -> tuple[list[Any], di
     import multiprocessing
 
     from service.bench.cpu import CpuMeter
-    from service.bench.http import steady_rate
+    from service.bench.http import share_start, steady_rate
 
-    with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
+    ctx = multiprocessing.get_context("spawn")
+    # one job per process, each waiting behind the barrier with its job, so none takes two
+    with ctx.Pool(len(jobs), initializer=share_start, initargs=(ctx.Barrier(len(jobs)),)) as pool:
         assert server.proc is not None
         meter = CpuMeter(server.proc.pid, server.database_url)
         results = pool.map(play, jobs)

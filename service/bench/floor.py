@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import orjson
 from flask import Flask, Response, request
 
-from service.bench.http import ClientResult, Server, server_log, wait_ready
+from service.bench.http import ClientResult, Server, server_log, start_together, wait_ready
 from service.bench.wire import Conn
 
 COMMAND = {"type": "Draw", "source": "stock"}
@@ -112,6 +112,7 @@ def floor_client(args: tuple[str, float, float, int]) -> ClientResult:
     base, seconds, views_per_command, seed = args
     conn = Conn(base)
     token = f"floor-{seed}-" + "t" * 32
+    start_together()
     out = ClientResult(started=time.monotonic())
     cpu = time.process_time()
     due = random.Random(seed).random()  # clients do their views at different commands

@@ -113,6 +113,24 @@ class ClientResult:
     cpu_seconds: float = 0.0  # the client process's own CPU over its run
 
 
+#: set in each client process of a run (:func:`start_together`): every client starts its clock
+#: once all have started, so the window in which all play is never empty (a client process
+#: spawned late on a loaded machine once began after the others had ended)
+_START: Any = None
+
+
+def share_start(barrier: Any) -> None:
+    """A client pool's initializer: the barrier its client processes start behind."""
+    global _START
+    _START = barrier
+
+
+def start_together() -> None:
+    """Wait until every client process of the run is ready, when the run set a barrier."""
+    if _START is not None:
+        _START.wait()
+
+
 def steady_rate(results: list[ClientResult]) -> tuple[float, float]:
     """(commands/s, seconds) over the window in which every client was playing: from the last
     client's first request to the first client's last answer. Outside it fewer clients play
@@ -194,6 +212,7 @@ def client(args: tuple[str, str, int, dict[str, Any], str, int, int]) -> ClientR
     """One client process: play ``games`` games one after another."""
     base, ruleset, seats, options, bot, games, seed = args
     rng = random.Random(seed)
+    start_together()
     out = ClientResult(started=time.monotonic())
     cpu = time.process_time()
     for _ in range(games):

@@ -21,7 +21,6 @@ import random
 import threading
 import time
 from bisect import bisect_left
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -232,8 +231,9 @@ def probe_healthz(url: str, stop: Any, out: list[float], every: float = 0.05) ->
             time.sleep(every)
 
 
-def abandon(host: str, port: int, path: str, token: str, count: int, ready: Any) -> None:
-    """Open ``count`` long-polls, tell ``ready``, then vanish without a word (the process exits)."""
+def abandon(host: str, port: int, path: str, token: str, count: int, ports: Any) -> None:
+    """Open ``count`` long-polls, send their local ports on ``ports``, then vanish without a
+    word (the process exits)."""
     import resource
     import socket
 
@@ -244,40 +244,55 @@ def abandon(host: str, port: int, path: str, token: str, count: int, ready: Any)
         s = socket.create_connection((host, port))
         s.sendall(request)
         socks.append(s)
-    ready.set()
+    ports.send([s.getsockname()[1] for s in socks])
     time.sleep(3600)  # killed by the benchmark
 
 
-def release(port: int, pids: list[int], path: str, token: str, count: int,
-            held_now: Callable[[], int] | None = None, quiet: float = 2.0) -> dict[str, Any]:
+def held_connections(port: int, peers: frozenset[int] | None = None) -> int:
+    """Connections the server's side holds on ``port`` (established, or closed by the client
+    and not yet by the server), from the kernel's tables; only those from the client ports
+    ``peers`` when given. Exact, where counting a worker's descriptors would also count the
+    database connections its pool opens, and other clients' connections closing meanwhile."""
+    # a set: the kernel's table is not read atomically, and a socket may be listed twice
+    held: set[tuple[str, str]] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as f:
+                next(f)
+                for line in f:
+                    fields = line.split()
+                    if (int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] in ("01", "08")
+                            and (peers is None or int(fields[2].rsplit(":", 1)[1], 16) in peers)):
+                        held.add((fields[1], fields[2]))
+        except FileNotFoundError:
+            continue
+    return len(held)
+
+
+def release(port: int, path: str, token: str, count: int) -> dict[str, Any]:
     """Seconds from the moment ``count`` abandoned waits' client (``GET path``) vanishes until
-    the workers hold no more connections than before they came (``held_now``: what they hold,
-    by default their open descriptors)."""
+    the server holds none of its connections. Only that client's connections are counted (by
+    their ports in the kernel's tables): a total taken before would also count other clients'
+    connections, which may close meanwhile (a count of -15 "held" was seen so)."""
     ctx = multiprocessing.get_context("spawn")
-    ready = ctx.Event()
-    if held_now is None:
-        before = steady_files(pids, quiet)
-        held_now = lambda: open_files(pids)  # noqa: E731
-    else:
-        before = held_now()
-    proc = ctx.Process(target=abandon, args=("127.0.0.1", port, path, token, count, ready), daemon=True)
+    ours, theirs = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=abandon, args=("127.0.0.1", port, path, token, count, theirs), daemon=True)
     proc.start()
-    while not ready.wait(0.5):
+    while not ours.poll(0.5):
         if not proc.is_alive():
             raise RuntimeError(f"the abandoning client exited ({proc.exitcode}) before it opened its waits")
+    peers = frozenset(ours.recv())
     deadline = time.monotonic() + 60
-    while held_now() < before + count * 0.98 and time.monotonic() < deadline:
+    while held_connections(port, peers) < count * 0.98 and time.monotonic() < deadline:
         time.sleep(0.05)
-    held = held_now() - before
+    held = held_connections(port, peers)
     proc.kill()
     proc.join()
     gone = time.monotonic()
-    while held_now() > before + count * 0.01 and time.monotonic() - gone < 60:
+    while held_connections(port, peers) > count * 0.01 and time.monotonic() - gone < 60:
         time.sleep(0.05)
-    # none left, not a negative number, when a connection counted before (a client's kept-alive
-    # one) has closed meanwhile
     return {"abandoned": count, "held_by_server": held, "released_seconds": round(time.monotonic() - gone, 2),
-            "left_after": max(0, held_now() - before)}
+            "left_after": held_connections(port, peers)}
 
 
 def run(database_url: str, waiters: int, games: int, seconds: float, rate: float, clients: int,
@@ -353,11 +368,10 @@ def run(database_url: str, waiters: int, games: int, seconds: float, rate: float
         outs = [results.get(timeout=120) for _ in procs]
         for p in procs:
             p.join(timeout=30)
-        steady_files(pids, settle)  # the waiters' clients are gone: their connections close
         first = built[0]
         token = first.seats[0].http.headers["Authorization"].split()[1]
-        released = (release(server.port, pids, f"/v1/games/{first.id}/events?after={first.version + 10**6}&wait=30",
-                            token, abandoned, quiet=settle) if abandoned else None)
+        released = (release(server.port, f"/v1/games/{first.id}/events?after={first.version + 10**6}&wait=30",
+                            token, abandoned) if abandoned else None)
     records = [r for o in outs for r in o["records"]]
     errors += [e for o in outs for e in o["errors"]]
     tick = os.sysconf("SC_CLK_TCK")

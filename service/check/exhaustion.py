@@ -12,7 +12,7 @@ from typing import Any
 
 import requests
 
-from service.bench.http import Server, worker_pids
+from service.bench.http import Server
 from service.bench.stream import probe_healthz, release
 from service.check.harness import SERVER_ENV, Row, Settings
 
@@ -24,7 +24,6 @@ def run(settings: Settings) -> list[Row]:
     say = settings.progress
     with settings.served() as (_, srv):
         assert srv.proc is not None
-        pids = worker_pids(srv.proc)
         token, game, version = _game(srv.url)
         rows = []
         count = settings.pick(2000, 100)
@@ -32,7 +31,7 @@ def run(settings: Settings) -> list[Row]:
         for kind, path in (("long-polls", f"/v1/games/{game}/events?after={version + 10**6}&wait=30"),
                            ("streams", f"/v1/games/{game}/events/stream?after={version}")):
             say(f"exhaustion: {count} abandoned {kind}")
-            r = release(srv.port, pids, path, token, count, lambda: held_connections(srv.port))
+            r = release(srv.port, path, token, count)
             figures |= {f"{kind} abandoned": count, f"{kind} held": r["held_by_server"],
                         f"{kind} released after s": r["released_seconds"], f"{kind} left": r["left_after"]}
         ok = all(figures[f"{k} held"] >= 0.98 * count and figures[f"{k} left"] <= 0
@@ -47,24 +46,6 @@ def run(settings: Settings) -> list[Row]:
                              b"POST /v1/players HTTP/1.1\r\nHost: check\r\nContent-Type: application/json\r\n"
                              b"Content-Length: 100\r\n\r\n{\"name\": "))
     return rows
-
-
-def held_connections(port: int) -> int:
-    """Connections the server's side holds on ``port`` (established, or closed by the client
-    and not yet by the server), from the kernel's tables: exact, where counting a worker's
-    descriptors would also count the database connections its pool opens meanwhile."""
-    held = 0
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            with open(table) as f:
-                next(f)
-                for line in f:
-                    fields = line.split()
-                    if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] in ("01", "08"):
-                        held += 1
-        except FileNotFoundError:
-            continue
-    return held
 
 
 def _game(base: str) -> tuple[str, str, int]:

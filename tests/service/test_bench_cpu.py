@@ -49,13 +49,20 @@ def test_backends_of_other_databases_are_not_counted_and_nothing_is_negative(
 
 
 def test_a_process_that_exits_counts_up_to_its_last_sample_and_never_below_zero() -> None:
-    proc = subprocess.Popen([sys.executable, "-c", "import time\nt = time.process_time()\n"
-                             "while time.process_time() - t < 0.3: pass\ntime.sleep(5)"])
+    # the child burns its 0.3 s of CPU only once metered, and says when it has (on a loaded
+    # machine, a fixed wall-clock wait gave it too little CPU: 0.1 s was once all it had used)
+    proc = subprocess.Popen([sys.executable, "-c", "import sys, time\nsys.stdin.readline()\n"
+                             "t = time.process_time()\nwhile time.process_time() - t < 0.3: pass\n"
+                             "print('burnt', flush=True)\ntime.sleep(30)"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
     meter = Processes(lambda: tree(proc.pid))
     meter.start()
-    subprocess.run([sys.executable, "-c", "import time; time.sleep(0.5)"], check=True)
+    proc.stdin.write("go\n")
+    proc.stdin.flush()
+    assert proc.stdout.readline().strip() == "burnt"
     meter.sample()
     proc.kill()
     proc.wait()
     meter.sample()  # gone: its last reading stays
-    assert len(meter) == 1 and meter.seconds() > 0.1
+    assert len(meter) == 1 and meter.seconds() > 0.25
