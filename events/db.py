@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 import psycopg
 from psycopg import errors as pgerr
+from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import set_json_dumps
 from psycopg_pool import ConnectionPool, PoolTimeout
 
@@ -113,6 +114,17 @@ class Database:
 
     def close(self) -> None:
         self.pool.close()
+
+    def where(self) -> str:
+        """Which database this is, for messages: its host, port and name as a connection has
+        them (libpq's defaults resolved), else as the URL gives them; never a password."""
+        try:
+            with self.connection() as conn:
+                host, port, name = conn.info.host, conn.info.port, conn.info.dbname
+        except StoreError:
+            given = conninfo_to_dict(self.url)
+            host, port, name = (given.get(k) or "(default)" for k in ("host", "port", "dbname"))
+        return f"host {host} port {port} database {name}"
 
     def ping(self) -> bool:
         try:

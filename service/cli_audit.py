@@ -19,6 +19,7 @@ def export_cmd(game_id: uuid.UUID) -> None:
     """Print the audit export of GAME_ID (DATABASE_URL, or the embedded database)."""
     from events.db import Database
     from events.embedded import database_url
+    from events.errors import StoreError
     from events.store import EventStore
     from service.audit import export as exporting
 
@@ -27,7 +28,12 @@ def export_cmd(game_id: uuid.UUID) -> None:
     try:
         data = exporting.export_game(EventStore(db), game_id)
     except exporting.GameNotFound:
-        raise click.ClickException(f"no game {game_id}") from None
+        # the wrong database is the likely cause: say which one was read (DATABASE_URL's, or
+        # the embedded one when it is unset)
+        raise click.ClickException(f"no game {game_id} in the database at {db.where()}"
+                                   f"{' (the embedded one: DATABASE_URL is unset)' if embedded else ''}") from None
+    except StoreError as exc:
+        raise click.ClickException(f"cannot read games from the database at {db.where()}: {exc}") from None
     except exporting.AuditUnavailable as exc:
         raise click.ClickException(f"{exc}; the audit shows finished rounds only") from None
     finally:
@@ -72,7 +78,8 @@ def verify_cmd(file: click.utils.LazyFile, quiet: bool) -> None:
         first = report.first()
         out = "".join(f"  - {f}\n" for f in report.failures) + f"RESULT: FAILED, first bad {first}\n"
     if quiet:
-        out = "\n".join(line for line in out.splitlines() if line.startswith(("RESULT", "  - ", "verification")))
+        out = "\n".join(line for line in out.splitlines()
+                        if line.startswith(("RESULT", "  - ", "  checked: ", "  not checked", "verification")))
         out += "\n"
     click.echo(out, nl=False)
     sys.exit(0 if report.ok else 1)

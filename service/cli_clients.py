@@ -30,8 +30,8 @@ def bot(base_url: str, token: str, policy: str, games: str, seed: int | None, fo
         return bots.policy(name, policy)(table, actions, rng, must_act)  # type: ignore[arg-type]
 
     runner = Bot(client, chosen, games=games, seed=seed, log=None if quiet else click.echo)
-    sent = runner.run(until_done=not forever)
-    click.echo(f"bot: {sent} commands sent", err=True)
+    runner.run(until_done=not forever)
+    click.echo(runner.summary(), err=True)  # its games are over (a game id's, or every one)
 
 
 @click.command()

@@ -6,6 +6,16 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 CHECKS = ("file", "chain", "secret", "commitments", "deals", "readjudication", "lifecycle")
+#: what each check establishes, in the words of the verdict
+WHAT = {
+    "file": "the file against the chained events",
+    "chain": "the hash chain",
+    "secret": "the secret against its commitment",
+    "commitments": "the revealed orders against their commitments",
+    "deals": "the deals",
+    "readjudication": "the rulings",
+    "lifecycle": "the service's own moves",
+}
 
 
 @dataclass(frozen=True)
@@ -70,3 +80,25 @@ class Checker:
         self.report.status[self.name] = "failed" if self.failed else (f"skipped: {skipped}" if skipped else "ok")
 
 
+
+
+def verdict(report: Report, complete: bool, upto: object) -> list[str]:
+    """The closing lines of a verification: its result, and unless everything was checked,
+    what was and what could not be yet (an unfinished game keeps its secret and its current
+    round, so its deals and rulings wait for its end)."""
+    first = report.first()
+    if first is not None:
+        return [f"RESULT: FAILED, first bad {first}"] + [f"  - {f}" for f in report.failures[1:20] if f != first]
+    skipped: dict[str, list[str]] = {}  # why -> what it kept from being checked
+    for check, status in report.status.items():
+        if status.startswith("skipped"):
+            skipped.setdefault(status.removeprefix("skipped").lstrip(": ") or "skipped", []).append(WHAT[check])
+    if complete and not skipped:
+        return ["RESULT: OK, the log, the commitments, the deals and every ruling check out"]
+    missing = [f"{' and '.join(what)} ({why})" for why, what in skipped.items()]
+    if not complete:
+        missing.append(f"the round being played (its events, after version {upto}, are exported when it ends)")
+    return [f"RESULT: OK {'so far, the game is not over' if not complete else 'for what could be checked'}: "
+            "what was checked checks out, and some checks are still to be made",
+            "  checked: " + "; ".join(WHAT[c] for c, status in report.status.items() if status == "ok"),
+            "  not checked" + (" yet: " if not complete else ": ") + "; ".join(missing)]

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from service.audit.log import read_log
+from service.audit.report import verdict
 from service.audit.verify import Report
 
 BAD = frozenset({"wrong", "late", "failed", "false", "lost", "rejected", "invalid"})
@@ -103,10 +104,5 @@ def render(export: Mapping[str, Any], report: Report | None = None) -> str:
     if report is not None:
         out.append("verification: " + ", ".join(f"{k} {v}" for k, v in report.status.items())
                    + (f"; checked {report.checked}" if report.checked else ""))
-        first = report.first()
-        if first is None:
-            out.append("RESULT: OK, the log, the commitments, the deals and every ruling check out")
-        else:
-            out.append(f"RESULT: FAILED, first bad {first}")
-            out.extend(f"  - {f}" for f in report.failures[1:20] if f != first)
+        out.extend(verdict(report, bool(export.get("complete")), export.get("upto_version")))
     return "\n".join(out) + "\n"

@@ -184,3 +184,40 @@ def test_the_cli_export_refuses_a_game_still_in_its_first_round(
     result = CliRunner().invoke(audit, ["export", str(game.game_id)])
     assert result.exit_code != 0 and "finished rounds only" in result.output
     assert exporting.FORMAT not in result.output
+
+
+def test_verifying_an_unfinished_game_says_what_it_checked_and_what_it_could_not_yet(tmp_path: Path) -> None:
+    game = _multi_round_active(10)
+    export = exporting.build(game.game_id, game.events())
+    path = tmp_path / "game.json"
+    path.write_text(exporting.dumps(export), encoding="utf-8")
+    for args in (["verify", str(path)], ["verify", "--quiet", str(path)]):
+        result = CliRunner().invoke(audit, args)
+        assert result.exit_code == 0, result.output[-2000:]
+        lines = result.output.splitlines()
+        # it once claimed "the deals and every ruling check out" here, having skipped both
+        assert "every ruling check out" not in result.output
+        assert lines[-3].startswith("RESULT: OK so far, the game is not over")
+        assert lines[-2] == ("  checked: the file against the chained events; the hash chain; "
+                             "the revealed orders against their commitments; the service's own moves")
+        assert lines[-1] == ("  not checked yet: the secret against its commitment (the secret is revealed when "
+                             "the game ends); the deals and the rulings (needs the revealed secret); the round being "
+                             f"played (its events, after version {export['upto_version']}, are exported when it ends)")
+
+
+def test_the_cli_export_of_a_game_it_cannot_find_names_the_database_it_read_never_its_password(
+        database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with psycopg.connect(database_url) as conn:
+        where = f"host {conn.info.host} port {conn.info.port} database {conn.info.dbname}"
+    monkeypatch.setenv("DATABASE_URL", psycopg.conninfo.make_conninfo(database_url, password="not-to-be-shown"))
+    missing = "00000000-0000-0000-0000-00000000abcd"
+    result = CliRunner().invoke(audit, ["export", missing])
+    assert result.exit_code == 1
+    assert result.output == f"Error: no game {missing} in the database at {where}\n"
+    # a database that is not facedown's at all (the server's maintenance database): named too
+    monkeypatch.setenv("DATABASE_URL", psycopg.conninfo.make_conninfo(database_url, dbname="postgres",
+                                                                      password="not-to-be-shown"))
+    result = CliRunner().invoke(audit, ["export", missing])
+    assert result.exit_code == 1 and result.output.startswith(
+        f"Error: cannot read games from the database at {where.rsplit(' ', 1)[0]} postgres: "), result.output
+    assert "not-to-be-shown" not in result.output

@@ -89,6 +89,20 @@ def test_p4_with_before_own_first_turn_peek_bottom_works_once_and_only_before_ac
     assert {"type": "PeekBottom"} not in R.legal_actions(state, 0)
 
 
+def test_p4_peek_bottom_is_refused_once_the_timeout_has_played_the_seats_first_turn() -> None:
+    """RULES revision 4, §3.3: a turn played by the timeout's automatic action is a turn had."""
+    state, _ = table(THREE, options={"peek_timing": "before_own_first_turn"})
+    assert {"type": "PeekBottom"} in R.legal_actions(state, 0)
+    state, events = act(state, None, {"type": "TurnTimedOut", "seat": 0, "turn_no": state.turn_no})
+    assert one(events, "TimeoutApplied").seat == 0 and state.turn != 0
+    assert refused(state, 0, {"type": "PeekBottom"}).status == 409
+    assert {"type": "PeekBottom"} not in R.legal_actions(state, 0)
+    # the seats that have not had a turn yet still may
+    assert {"type": "PeekBottom"} in R.legal_actions(state, 2)
+    _, events = act(state, 2, {"type": "PeekBottom"})
+    assert one(events, "CardsShown").cards == ((2, "C", "2D"), (2, "D", "2C"))
+
+
 @pytest.mark.parametrize("show", [True, False])
 def test_p5_a_card_drawn_from_the_stock_is_shown_to_everyone_unless_show_drawn_card_is_false(show: bool) -> None:
     state, _ = table(TWO, stock=["5S"], options={"show_drawn_card": show})

@@ -1,6 +1,7 @@
 """Bots that play through the API: `facedown bot`, and greedy over HTTP as in-process."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -69,3 +70,27 @@ def test_facedown_bot_plays_every_game_of_its_players_to_the_end(served: Served)
     assert {g.id for g in mine} == {first, second.id}
     assert all(g.status == "finished" for g in mine), [(g.id, g.status) for g in mine]
     assert all("commands sent" in err for _out, err in outs)
+
+
+def _bot(served: Served, token: str, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-c", "from service.cli import main; main()", "bot", "--base-url",
+                             served.url, "--token", token, "--quiet", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_facedown_bot_of_one_game_exits_with_a_summary_when_that_game_is_over(served: Served) -> None:
+    gid, clients = _seated(served, "least-score", 2)
+    procs = [_bot(served, c.token, "--games", gid, "--seed", str(i)) for i, c in enumerate(clients)]
+    try:
+        outs = [p.communicate(timeout=120) for p in procs]  # it once kept waiting for news forever
+    finally:
+        for p in procs:
+            p.kill()
+    assert [p.returncode for p in procs] == [0, 0], outs
+    assert clients[0].game(gid).status == "finished"
+    for _out, err in outs:
+        assert re.fullmatch(r"bot: [1-9]\d* commands sent in 1 game \(1 finished\)\n", err), err
+    # started on a game that is already over, it says so at once
+    again = _bot(served, clients[0].token, "--games", gid)
+    out, err = again.communicate(timeout=30)
+    assert again.returncode == 0 and err == "bot: 0 commands sent in 1 game (1 finished)\n"

@@ -22,6 +22,8 @@ Policy = Callable[[Any, Sequence[Any], random.Random, bool], Any]
 #: the problems after which the bot reads the view again and decides anew
 RETRYABLE = frozenset({"not-your-turn", "wrong-phase", "no-window", "stale-window", "illegal-command",
                        "precondition-failed", "conflict"})
+#: the statuses of a game that is not over (finished, aborted and cancelled are)
+PLAYING = ("open", "active")
 
 
 def random_policy(table: Any, actions: Sequence[Any], rng: random.Random, must_act: bool) -> Any:
@@ -110,6 +112,7 @@ class Bot:
         self.wait = wait
         self.log = log or (lambda _message: None)
         self.sent = 0
+        self.played: set[str] = set()  # the games it sent a command in
         self._lock = threading.Lock()
 
     def act(self, game_id: str) -> int:
@@ -130,12 +133,25 @@ class Bot:
             sent += 1
             with self._lock:
                 self.sent += 1
+                self.played.add(game_id)
             self.log(f"{game_id} seat {view.seat}: {action}")
 
     def _watched(self) -> list[str]:
+        """The games it plays that are not over yet."""
         if self.games != "all":
-            return [self.games]
-        return [g.id for status in ("active", "open") for g in self.client.my_games(status=status, limit=200)]
+            return [self.games] if self.client.game(self.games).status in PLAYING else []
+        return [g.id for status in PLAYING for g in self.client.my_games(status=status, limit=200)]
+
+    def summary(self) -> str:
+        """One line: the commands sent, in which games, and how those games stand now."""
+        ids = sorted(self.played | ({self.games} if self.games != "all" else set()))
+        statuses: dict[str, int] = {}
+        for gid in ids:
+            status = self.client.game(gid).status
+            statuses[status] = statuses.get(status, 0) + 1
+        stand = ", ".join(f"{n} {status}" for status, n in sorted(statuses.items()))
+        return f"bot: {self.sent} commands sent in {len(ids)} game{'' if len(ids) == 1 else 's'}" + \
+            (f" ({stand})" if stand else "")
 
     def _has_notifications(self) -> bool:
         try:
@@ -193,5 +209,5 @@ class Bot:
             after = page["next_after"]
             if any(e["type"] == "SecretRevealed" for e in page["events"]):
                 return
-            if not page["events"] and self.client.game(game_id).status == "finished":
+            if not page["events"] and self.client.game(game_id).status not in PLAYING:
                 return

@@ -212,7 +212,7 @@ def _peek_bottom(s: State, seat: int) -> tuple[Any, ...]:
     if s.step not in (AWAIT, HOLDING, POWER):
         raise WrongPhase("no round is being played")
     if seat in s.acted or seat in s.peeked:
-        raise WrongPhase("PeekBottom only once, before your first turn command of the round")
+        raise WrongPhase("PeekBottom only once, before your first turn of the round (a turn the timeout played counts)")
     return (CardsShown(seat, bottom_cards(s, seat), "peek_bottom"),)
 
 
