@@ -1,4 +1,4 @@
-"""Compact legal actions: one entry of ``legal_actions`` stands for many commands (RULES §2.5 rule 8).
+"""Compact legal actions: one entry of ``legal_actions`` stands for many commands (docs/rules/README.md).
 
 An entry is a command as it may be sent, and may carry ``choices``: for some of its fields,
 every value that field may take instead of the one it has::

@@ -365,6 +365,8 @@ def redact(event: Any, seat: int | None, typed: dict[str, Any]) -> dict[str, Any
     return typed
 
 
+#: The fields of the order commands that ``legal_actions`` may list with choices (:mod:`domain.choices`).
+CHOICE_FIELDS: dict[str, tuple[str, ...]] = {"PlaceOrder": ("rank", *CLAIM_FIELDS), "CancelOrder": ("order_id",)}
 #: One ``PlaceOrder`` form a ruleset offers: the claim, its fields as listed, and their choices.
 Form = tuple[str, dict[str, Any], dict[str, Any]]
 

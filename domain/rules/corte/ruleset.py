@@ -34,6 +34,7 @@ class Corte:
     options = OPTIONS
     command_types = COMMAND_TYPES
     event_types = EVENT_TYPES
+    choice_fields = corte_view.CHOICE_FIELDS
 
     def resolve_options(self, raw: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
         if not self.min_players <= players <= self.max_players:

@@ -39,6 +39,12 @@ from domain.windows import penalty_choices
 
 JSON = Any
 _CLAIM_PHASES = (TURNS, FINAL_LAP, FINAL_WINDOW)
+#: The fields legal_actions may list with choices (domain.choices), by command type.
+CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
+    "SnapOwn": ("slot", "penalty_to"), "SnapRival": ("rival_slot", "give_slot", "penalty_to"),
+    "PeekRival": ("slot",), "BlindSwap": ("own_slot", "rival_slot"), "KingLook": ("own_slot", "rival_slot"),
+    **orders.CHOICE_FIELDS,
+}
 ORDER_PHASES = (INITIAL_PEEK, TURNS, FINAL_LAP)  # while windows may still open this round
 
 

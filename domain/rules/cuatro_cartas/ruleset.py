@@ -39,6 +39,7 @@ class CuatroCartas:
     command_types = COMMAND_TYPES
     event_types = EVENT_TYPES
     presented_names = seen.PRESENTED_NAMES  # stored field -> presented name, per event type
+    choice_fields = seen.CHOICE_FIELDS
 
     def resolve_options(self, raw: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:

@@ -116,6 +116,12 @@ def _redact(event: Any, seat: int | None) -> dict[str, Any]:
 
 # -- legal actions --------------------------------------------------------------------------------
 
+#: The fields legal_actions may list with choices (domain.choices), by command type.
+CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
+    "Look": ("targets", "close"), "Swap": ("a", "b", "close"), "MatchRival": ("rival_slot", "give_slot"),
+    "MatchGroup": ("slots",), **orders.CHOICE_FIELDS,
+}
+
 
 def moves(s: State, seat: int) -> list[dict[str, Any]]:
     """The seat's legal actions but for standing orders: what it may play now."""

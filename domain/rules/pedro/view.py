@@ -104,6 +104,11 @@ def redact(event: Any, seat: int | None) -> dict[str, Any] | None:
 
 # --------------------------------------------------------------------------- legal actions
 
+#: The fields legal_actions may list with choices (domain.choices), by command type.
+CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
+    "Keep": ("also_discard",), "UsePower6": ("target",), "UsePower5": ("own", "other", "a", "b"),
+}
+
 
 def _may_peek(s: State, seat: int) -> bool:
     return (not s.cfg.peek_at_deal and s.step in (AWAIT, HOLDING, POWER)
