@@ -4,7 +4,8 @@ Field values are JSON scalars, tuples (lists in JSON) and ``dict[str, ...]``. De
 turns lists back into tuples, recursively. A command's JSON form is
 ``{"type": <ClassName>, **fields}``; ``parse_command`` checks the field names and the
 scalar types against the dataclass annotations, so a malformed command is refused
-with :class:`InvalidCommand` before a ruleset sees it.
+with :class:`InvalidCommand` before a ruleset sees it. A ``choices`` key (an entry of
+``legal_actions`` sent as it is, :mod:`domain.choices`) is no field and is left aside.
 """
 from __future__ import annotations
 
@@ -15,11 +16,14 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, NamedTuple
 
+from domain.choices import CHOICES
 from domain.errors import InvalidCommand
 from domain.messages import SYSTEM_COMMANDS
 
 
 _PLAIN = frozenset({str, int, bool, float, type(None)})
+#: The most items an array field takes (a command names at most this many slots or cards).
+ARRAY_MAX = 64
 
 
 @cache
@@ -97,7 +101,7 @@ def _compile(hint: Any) -> Check:
 
     Accepted: JSON scalars of the hinted type (ints below 2**53, strings up to 200
     characters, ``bool`` never for ``int``), ``Literal`` values, unions of these, and
-    arrays of at most 64 items for ``tuple`` hints; any other hint accepts nothing.
+    arrays of at most :data:`ARRAY_MAX` items for ``tuple`` hints; any other hint accepts nothing.
     Interpreting the hint again for every command cost more than the rules themselves.
     """
     if hint is Any:
@@ -123,17 +127,17 @@ def _compile(hint: Any) -> Check:
 
 
 def _compile_tuple(args: tuple[Any, ...]) -> Check:
-    """``tuple[X, ...]`` (any length up to 64) or ``tuple[A, B, ...]`` (exactly these)."""
+    """``tuple[X, ...]`` (any length up to ARRAY_MAX) or ``tuple[A, B, ...]`` (exactly these)."""
     if len(args) == 2 and args[1] is Ellipsis:
         item = _compile(args[0])
-        return lambda value: (isinstance(value, (list, tuple)) and len(value) <= 64
+        return lambda value: (isinstance(value, (list, tuple)) and len(value) <= ARRAY_MAX
                               and all(map(item, value)))
     items = tuple(_compile(a) for a in args)
     if len(items) == 2:  # a (seat, slot) pair, the usual fixed tuple: no generator per pair
         first, second = items
         return lambda value: (isinstance(value, (list, tuple)) and len(value) == 2
                               and first(value[0]) and second(value[1]))
-    return lambda value: (isinstance(value, (list, tuple)) and len(value) <= 64 and len(value) == len(items)
+    return lambda value: (isinstance(value, (list, tuple)) and len(value) <= ARRAY_MAX and len(value) == len(items)
                           and all(check(v) for check, v in zip(items, value)))
 
 
@@ -175,13 +179,13 @@ class _Field(NamedTuple):  # a tuple, unpacked in parse_command's loop
 
 @cache
 def _schema(cls: type) -> tuple[frozenset[str], tuple[_Field, ...]]:
-    """The keys a command of ``cls`` may carry (``type`` included) and its fields' checks."""
+    """The keys a command of ``cls`` may carry (``type`` and ``choices`` included) and its fields' checks."""
     hints = typing.get_type_hints(cls)
     fields = tuple(
         _Field(f.name, f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
                _compile(hints[f.name]), _decoder(hints[f.name]))
         for f in dataclasses.fields(cls))
-    return frozenset(f.name for f in fields) | {"type"}, fields
+    return frozenset(f.name for f in fields) | {"type", CHOICES}, fields
 
 
 def expected(hint: Any) -> str:
@@ -194,7 +198,7 @@ def expected(hint: Any) -> str:
     if origin is tuple:
         args = typing.get_args(hint)
         if len(args) == 2 and args[1] is Ellipsis:
-            return f"an array (at most 64) of {expected(args[0])}"
+            return f"an array (at most {ARRAY_MAX}) of {expected(args[0])}"
         return "[" + ", ".join(expected(a) for a in args) + "]"
     words = {type(None): "null", bool: "true or false", int: "an integer", str: "a string (at most 200 characters)"}
     return words.get(hint, "a valid value")

@@ -36,6 +36,7 @@ from functools import cache
 from typing import Any
 
 from domain.cards import RANKS, rank
+from domain.choices import entry, one_of
 from domain.emitter import Emitter
 from domain.errors import InvalidCommand, RuleError
 from domain.frozen import fast_init
@@ -364,12 +365,24 @@ def redact(event: Any, seat: int | None, typed: dict[str, Any]) -> dict[str, Any
     return typed
 
 
-def actions(book: OrderBook, seat: int, own: Iterable[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
-    """``PlaceOrder`` for every rank on each ``(claim, fields)`` naming one of the seat's own slots
-    (but a slot it already has an order on), then ``CancelOrder`` for each live order."""
-    live = book.live_of(seat)
-    taken = {o.target for o in live}
-    out = [{"type": "PlaceOrder", "rank": r, "claim": claim, **fields}
-           for claim, fields in own if (seat, fields["slot"]) not in taken for r in RANKS]
-    out += [{"type": "CancelOrder", "order_id": o.order_id} for o in live]
+#: The fields of the order commands that ``legal_actions`` may list with choices (:mod:`domain.choices`).
+CHOICE_FIELDS: dict[str, tuple[str, ...]] = {"PlaceOrder": ("rank", *CLAIM_FIELDS), "CancelOrder": ("order_id",)}
+#: One ``PlaceOrder`` form a ruleset offers: the claim, its fields as listed, and their choices.
+Form = tuple[str, dict[str, Any], dict[str, Any]]
+
+
+def unclaimed(book: OrderBook, seat: int, owner: int, slots: Iterable[str]) -> list[str]:
+    """``slots`` of ``owner`` that no live order of ``seat`` claims yet (one order per slot)."""
+    taken = {o.target for o in book.live_of(seat)}
+    return [x for x in slots if (owner, x) not in taken]
+
+
+def actions(book: OrderBook, seat: int, forms: Iterable[Form]) -> list[dict[str, Any]]:
+    """One ``PlaceOrder`` entry per form, on any rank (:mod:`domain.choices`), then one
+    ``CancelOrder`` entry naming every live order of the seat."""
+    out = [entry({"type": "PlaceOrder", "rank": RANKS[0], "claim": claim, **fields}, rank=one_of(RANKS), **picks)
+           for claim, fields, picks in forms]
+    live = [o.order_id for o in book.live_of(seat)]
+    if live:
+        out.append(entry({"type": "CancelOrder", "order_id": live[0]}, order_id=one_of(live)))
     return out

@@ -25,8 +25,11 @@ Ruleset>``. The service only ever calls what is declared here:
   ``None``) may see it, or ``None`` if the seat sees nothing of it; a field may be
   presented under its common name (``PRESENTED_NAMES`` in the ruleset's view module)
   while the stored event keeps its own;
-* ``legal_actions(state, seat)`` → every concrete command the seat may send now, as
-  JSON-able dicts that ``parse_command`` and ``decide`` accept as they are;
+* ``legal_actions(state, seat)`` → every command the seat may send now, as JSON-able
+  dicts that ``parse_command`` and ``decide`` accept as they are; an entry may carry
+  ``choices`` (:mod:`domain.choices`, on the fields ``choice_fields`` names) and then
+  stands for every command they allow, so the list stays short (a few hundred entries
+  at most) whatever the state;
 * ``moves(state, seat)`` → ``legal_actions`` but for placing or cancelling a standing order
   (which a seat may do at any time), in the same order; ``may_move(state, seat)`` → whether
   there is any, answered without building the lists (the service asks it of every seat on
@@ -51,6 +54,9 @@ from typing import Any, Protocol, runtime_checkable
 from domain.errors import InvalidOptions
 
 JSON = Any
+#: The most entries ``legal_actions`` may hold in any state (RULES §2.5 rule 8: "a few hundred"):
+#: choices (:mod:`domain.choices`) keep every ruleset far below it, whatever the cards.
+MOST_LEGAL_ACTIONS = 300
 # the ceiling of an integer option that names no maximum of its own: no option is unbounded
 # (2**70 once passed, and JSON readers lose integers past 2**53)
 INT_MAXIMUM = 1_000_000
@@ -204,6 +210,7 @@ class Ruleset(Protocol):
     event_types: Mapping[str, type]
     # optional: presented_names, {event type: {stored field: presented name}} (see redact);
     # order_claims, {claim type: class} for a ruleset with standing orders (domain.orders)
+    # choice_fields, {command type: the fields legal_actions may list with choices} (domain.choices)
 
     def resolve_options(self, raw: Mapping[str, Any] | None, players: int) -> dict[str, Any]: ...
     def start(self, players: int, options: Mapping[str, Any], key: bytes) -> tuple[Any, ...]: ...

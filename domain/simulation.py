@@ -4,8 +4,8 @@ Invariants (each failure is recorded as a message in ``GameResult.violations``):
 
 * **conservation** — every card of the pack is in exactly one place (as a multiset);
 * **replay** — folding every event from scratch gives the same state;
-* **legal actions accepted** — every action a bot picks from ``legal_actions`` is
-  accepted by ``parse_command`` + ``decide``;
+* **legal actions accepted** — every command a bot picks from ``legal_actions`` (an entry
+  may stand for many, :mod:`domain.choices`) is accepted by ``parse_command`` + ``decide``;
 * **termination** — the game reaches a terminal state within ``max_steps`` commands.
 
 Bots see only ``view(state, seat)`` and ``legal_actions(state, seat)``.
@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain import bots
+from domain.choices import command, commands, count, pick
 from domain.errors import RuleError
 from domain.ruleset import Ruleset, fold
 
@@ -88,9 +89,9 @@ def play(
                 continue
             action = policy(ruleset.view(state, seat), actions, rng, seat in awaited)
             if action is None and seat in awaited:
-                action = actions[rng.randrange(len(actions))]
+                action = pick(actions[rng.randrange(len(actions))], rng)
             if action is not None:
-                chosen = (seat, action)
+                chosen = (seat, command(action))
                 break
         if chosen is None:
             result.violations.append("termination: nobody can act")
@@ -141,8 +142,9 @@ def play_in_seat_order(ruleset: Ruleset, players: int, options: Mapping[str, Any
                 continue
             action = policy(ruleset.view(state, seat), actions, rngs[seat], seat in awaited)
             if action is None and seat in awaited:
-                action = actions[rngs[seat].randrange(len(actions))]
+                action = pick(actions[rngs[seat].randrange(len(actions))], rngs[seat])
             if action is not None:
+                action = command(action)
                 break
         else:
             raise RuntimeError("nobody acts and the game is not over")
@@ -181,12 +183,26 @@ def fastest_replay(ruleset: Ruleset, players: int, options: Mapping[str, Any] | 
     return wall, cpu, finals
 
 
+#: An entry standing for more commands than this is checked on a sample of them.
+SAMPLED = 64
+
+
+def allowed_sample(entry: Any, rng: random.Random, size: int = SAMPLED) -> list[Any]:
+    """The entry as it stands and the commands it allows: all of them, or ``size`` picked at random."""
+    if count(entry) <= size:
+        return [entry, *commands(entry)]
+    return [entry, *(pick(entry, rng) for _ in range(size))]
+
+
 def check_legal_actions_accepted(ruleset: Ruleset, state: Any, seat: int, key: bytes) -> list[str]:
-    """Every legal action of ``seat`` is accepted by decide (messages for those refused)."""
+    """Every legal action of ``seat`` is accepted by decide (messages for those refused): each
+    entry as it stands and the commands it allows (a sample of them when there are many)."""
     problems = []
-    for action in ruleset.legal_actions(state, seat):
-        try:
-            ruleset.decide(state, seat, ruleset.parse_command(action), key)
-        except RuleError as exc:
-            problems.append(f"{action}: {exc.code} {exc.detail}")
+    rng = random.Random(0)
+    for entry in ruleset.legal_actions(state, seat):
+        for action in allowed_sample(entry, rng):
+            try:
+                ruleset.decide(state, seat, ruleset.parse_command(action), key)
+            except RuleError as exc:
+                problems.append(f"{action}: {exc.code} {exc.detail}")
     return problems

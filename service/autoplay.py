@@ -18,7 +18,7 @@ import uuid
 from dataclasses import replace
 from datetime import datetime
 
-from domain import bots, codec, rules
+from domain import bots, choices, codec, rules
 from domain.errors import RuleError
 from domain.messages import TurnTimedOut
 from domain.orders import ORDER_KINDS
@@ -76,7 +76,8 @@ def _bot_move(api: Api, cur: Current, seat: int) -> Decision | None:
         return None
     name = info.bot or "greedy"
     rng = random.Random(f"{game.id}/{cur.version}")  # any choice will do: the log records it
-    action = bots.policy(game.ruleset, name)(rs.view(game.rules, seat), actions, rng, True) or actions[0]
+    action = choices.command(bots.policy(game.ruleset, name)(rs.view(game.rules, seat), actions, rng, True)
+                             or actions[0])
     try:
         produced = rs.decide(game.rules, seat, rs.parse_command(action), api.games.chance_key(game))
     except RuleError:

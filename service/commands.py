@@ -10,7 +10,7 @@ import uuid
 from dataclasses import replace
 from typing import Any
 
-from domain import codec, rules
+from domain import choices, codec, rules
 from domain.messages import SYSTEM_COMMANDS
 from domain.errors import RuleError
 from domain.ruleset import Ruleset
@@ -80,7 +80,8 @@ def decide_command(api: Api, cur: Current, player: str, body: Any, if_match: int
         legal = rs.legal_actions(game.rules, seat) if exc.status != 422 else None
         raise rule_problem(exc, legal) from exc
     at = api.now()
-    meta = metadata(at, seat, player, body, idem_key)
+    # the command as the log keeps it: an entry of legal_actions sent as it is leaves its choices behind
+    meta = metadata(at, seat, player, choices.command(body), idem_key)
     return outcome(api, game, rs, [(e, meta) for e in produced], at)
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from domain import rules
+from domain import choices, rules
 from events import players
 from events.store import NewEvent
 from service import commands, lobby, seating
@@ -65,9 +65,10 @@ def resign(api: Api, gid: uuid.UUID, pid: str) -> Current:
     game = api.games.load(gid).game
     seat = game.seat_of(pid)
     if seat is not None and game.status == "active" and game.seat_status(seat) == "playing":
-        for action in rules.get(game.ruleset).legal_actions(game.rules, seat):
-            if action["type"] == "CancelOrder":
-                commands.run_command(api, gid, pid, action, None, None, f"/v1/games/{gid}/resign")
+        for listed in rules.get(game.ruleset).legal_actions(game.rules, seat):
+            if listed["type"] == "CancelOrder":  # one entry names every live order
+                for action in choices.commands(listed):
+                    commands.run_command(api, gid, pid, action, None, None, f"/v1/games/{gid}/resign")
     return _apply(api, gid, pid, {"type": "Resign"}, lambda g: seating.resign(g, pid))
 
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from domain import rules
+from domain import choices, rules
 from events.notifications import Item
 from service.gamestate import Game, Timeouts
 from service.presenting import deadline_out
@@ -92,7 +92,7 @@ def of_append(before: Game | None, after: Game, version: int, timeouts: Timeouts
             tell("your_turn", seat, player, deadline=deadline)
         elif fresh and seat not in awaited1:
             # only when a window has just opened: a seat's legal actions are its own facts
-            claims = sum(1 for a in rs.moves(after.rules, seat) if a.get("window_id") == window)
+            claims = sum(choices.count(a) for a in rs.moves(after.rules, seat) if a.get("window_id") == window)
             if claims:
                 tell("can_react", seat, player, window_id=window, claims=claims)
     return out

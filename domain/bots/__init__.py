@@ -3,8 +3,8 @@
 A policy is ``policy(view, actions, rng, must_act) -> action | None``: ``view`` is
 ``ruleset.view(state, seat)``, ``actions`` is ``ruleset.legal_actions(state, seat)``,
 ``must_act`` says whether the game waits for this seat (it is in ``awaiting``). A
-policy returns one of ``actions`` as it is, or ``None`` to let the moment pass
-(only when ``must_act`` is false).
+policy returns a command one of ``actions`` allows (an entry may stand for many,
+:mod:`domain.choices`), or ``None`` to let the moment pass (only when ``must_act`` is false).
 """
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ import importlib
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
+
+from domain.choices import pick_among
 
 Policy = Callable[[Any, Sequence[Any], random.Random, bool], Any]
 
@@ -22,8 +24,8 @@ STANDING = frozenset({"PlaceOrder", "CancelOrder"})
 
 
 def random_policy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool) -> Any:
-    """A random command type, then a random command of that type; optional claims and orders
-    only now and then.
+    """A random command type, then a random command of that type (each command the entries of
+    that type allow as likely as any other); optional claims and orders only now and then.
 
     Choosing the type first keeps a seat that must act from drowning in claims: a final
     window may list one ``Pass`` beside hundreds of rival claims.
@@ -36,8 +38,7 @@ def random_policy(view: Any, actions: Sequence[Any], rng: random.Random, must_ac
     if must_act and rng.random() >= RANDOM_CLAIM_RATE and any(k not in STANDING for k in kinds):
         kinds = [k for k in kinds if k not in STANDING]  # a standing order only now and then
     kind = kinds[rng.randrange(len(kinds))]
-    of_kind = [a for a in actions if a["type"] == kind]
-    return of_kind[rng.randrange(len(of_kind))]
+    return pick_among([a for a in actions if a["type"] == kind], rng)
 
 
 _GREEDY_MODULES = {

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.cards import rank
+from domain.choices import command, commands, find, values
 
 UNKNOWN = 6.5
 CALL_AT = 6.0
@@ -36,7 +37,8 @@ def _known(view: Any, seat: int, slot: str) -> str | None:
 
 
 def _first(actions: Sequence[Any], kind: str) -> Any:
-    return next((a for a in actions if a["type"] == kind), None)
+    """The first entry of type ``kind`` as it stands (a command it allows), or ``None``."""
+    return next((command(a) for a in actions if a["type"] == kind), None)
 
 
 def _snap(view: Any, actions: Sequence[Any]) -> Any:
@@ -48,18 +50,18 @@ def _snap(view: Any, actions: Sequence[Any]) -> Any:
     me = view["seat"]
     # What the view shows, by (seat, slot): one pass over the grids instead of one per action.
     known = {(p, x["slot"]): x["card"] for p, player in enumerate(view["players"]) for x in player["cards"]}
-    for a in actions:
-        if a["type"] == "SnapOwn" and a["penalty_to"] == "new":
-            c = known.get((me, a["slot"]))
-            if c is not None and rank(c) == want:
-                return a
+    for (p, slot), c in known.items():
+        if p == me and c is not None and rank(c) == want:
+            snap = find(actions, type="SnapOwn", slot=slot, penalty_to="new")
+            if snap is not None:
+                return snap
     mine = sorted(_my_slots(view), key=lambda x: -_value(x["card"]))
-    give = mine[0]["slot"] if mine else None
-    for a in actions:
-        if a["type"] == "SnapRival" and a["penalty_to"] == "new" and a.get("give_slot") == give:
-            c = known.get((a["rival"], a["rival_slot"]))
-            if c is not None and rank(c) == want:
-                return a
+    give = {"give_slot": mine[0]["slot"]} if mine else {}
+    for (p, slot), c in known.items():
+        if p != me and c is not None and rank(c) == want:
+            snap = find(actions, type="SnapRival", rival=p, rival_slot=slot, penalty_to="new", **give)
+            if snap is not None:
+                return snap
     return None
 
 
@@ -69,9 +71,12 @@ def remembered_order(view: Any, actions: Sequence[Any], claim: str) -> Any:
     Slots that already have an order are not listed, so each remembered card gets one."""
     mine = {x["slot"]: rank(x["card"]) for x in _my_slots(view) if x["card"] is not None}
     for a in actions:
-        if a["type"] == "PlaceOrder" and a["claim"] == claim and a.get("penalty_to", "new") == "new" \
-                and mine.get(a["slot"]) == a["rank"]:
-            return a
+        if a["type"] == "PlaceOrder" and a["claim"] == claim:
+            penalty = {"penalty_to": "new"} if "penalty_to" in a else {}
+            for slot, r in mine.items():
+                order = find([a], slot=slot, rank=r, **penalty)
+                if order is not None:
+                    return order
     return None
 
 
@@ -99,17 +104,18 @@ def _turn(view: Any, actions: Sequence[Any], rng: random.Random) -> Any:
     for a in actions:
         if a["type"] == "PeekOwn" and a["slot"] in unknown_own:
             return a
-        if a["type"] == "PeekRival" and _known(view, a["player"], a["slot"]) is None:
-            return a
-    if "BlindSwap" in kinds:
-        worst = max(_my_slots(view), key=lambda x: _value(x["card"]))
-        if _value(worst["card"]) >= 10:
-            options = [a for a in actions if a["type"] == "BlindSwap" and a["own_slot"] == worst["slot"]]
+        if a["type"] == "PeekRival":
+            peek = next((c for c in commands(a) if _known(view, c["player"], c["slot"]) is None), None)
+            if peek is not None:
+                return peek
+    for kind in ("BlindSwap", "KingLook"):
+        if kind in kinds:
+            worst = max(_my_slots(view), key=lambda x: _value(x["card"]))
+            if kind == "BlindSwap" and _value(worst["card"]) < 10:
+                continue
+            options = [{**command(a), "own_slot": worst["slot"], "rival_slot": x} for a in actions
+                       if a["type"] == kind and worst["slot"] in values(a, "own_slot") for x in values(a, "rival_slot")]
             return rng.choice(options)
-    if "KingLook" in kinds:
-        worst = max(_my_slots(view), key=lambda x: _value(x["card"]))
-        options = [a for a in actions if a["type"] == "KingLook" and a["own_slot"] == worst["slot"]]
-        return rng.choice(options)
     if "KingKeep" in kinds:
         k = view["extension"]["king"]
         own, theirs = _known(view, me, k["own_slot"]), _known(view, k["rival"], k["rival_slot"])
@@ -117,7 +123,7 @@ def _turn(view: Any, actions: Sequence[Any], rng: random.Random) -> Any:
         if swap is not None and own is not None and theirs is not None and _value(theirs) < _value(own):
             return swap
         return _first(actions, "KingKeep")
-    return _first(actions, "SkipPower") or (actions[0] if actions else None)
+    return _first(actions, "SkipPower") or (command(actions[0]) if actions else None)
 
 
 def _own_turns(view: Any) -> int:

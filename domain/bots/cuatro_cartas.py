@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.bots.corte import remembered_order
+from domain.choices import command, find, pick
 
 _UNKNOWN = 5.5  # about the mean card value of the pack, with 8s at 0
 _VALUES = {"A": 1, "J": 10, "Q": 10, "K": 10, "8": 0}
@@ -32,13 +33,6 @@ def _estimate(slots: list[dict[str, Any]]) -> float:
     return sum(_UNKNOWN if x["card"] is None else _value(x["card"]) for x in slots)
 
 
-def _pick(actions: Sequence[Any], **want: Any) -> Any:
-    for a in actions:
-        if all(a.get(k) == v for k, v in want.items()):
-            return a
-    return None
-
-
 def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool) -> Any:
     if not actions:
         return None
@@ -49,45 +43,44 @@ def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool
         want = window["card"][:-1]
         for x in slots:
             if x["card"] is not None and x["card"][:-1] == want:
-                a = _pick(actions, type="Match", slot=x["slot"])
+                a = find(actions, type="Match", slot=x["slot"])
                 if a is not None:
                     return a
     kinds = {a["type"] for a in actions}
     if "Pass" in kinds:
-        return _pick(actions, type="Pass")
+        return find(actions, type="Pass")
     if not must_act:
         return remembered_order(view, actions, "Match")
     if "ChoosePeek" in kinds:
-        return _pick(actions, type="ChoosePeek", slots=["C", "D"]) or actions[0]
+        return find(actions, type="ChoosePeek", slots=["C", "D"]) or command(actions[0])
     step = view.get("step")
     if step == "await_action":
         return _await(view, actions, slots, kinds)
     if step == "holding":
         return _holding(view, actions, slots)
     if step == "power_look":
-        unknown = [(view["seat"], x["slot"]) for x in slots if x["card"] is None]
+        unknown = [[view["seat"], x["slot"]] for x in slots if x["card"] is None]
         for n in (2, 1):
-            for a in actions:
-                if a["type"] == "Look" and not a["close"] and len(a["targets"]) == n and all(
-                        tuple(t) in unknown for t in a["targets"]):
-                    return a
-        return _pick(actions, type="SkipPower", close=False) or actions[0]
+            look = find(actions, type="Look", targets=unknown[:n], close=False) if len(unknown) >= n else None
+            if look is not None:
+                return look
+        return find(actions, type="SkipPower", close=False) or command(actions[0])
     if step == "power_swap":
-        return _pick(actions, type="NoSwap", close=False) or actions[0]
-    return actions[rng.randrange(len(actions))]
+        return find(actions, type="NoSwap", close=False) or command(actions[0])
+    return pick(actions[rng.randrange(len(actions))], rng)
 
 
 def _await(view: Any, actions: Sequence[Any], slots: list[dict[str, Any]], kinds: set[str]) -> Any:
     known = all(x["card"] is not None for x in slots)
     if "Close" in kinds and (_estimate(slots) <= 4 or (known and _estimate(slots) <= 6)):
-        return _pick(actions, type="Close")
+        return find(actions, type="Close")
     top = view.get("discard_top")
     worst = max((_value(x["card"]) for x in slots if x["card"] is not None), default=_UNKNOWN)
     if top is not None and _value(top) <= 3 and _value(top) < worst:
-        a = _pick(actions, type="Draw", source="discard")
+        a = find(actions, type="Draw", source="discard")
         if a is not None:
             return a
-    return _pick(actions, type="Draw", source="stock") or _pick(actions, type="Draw") or actions[0]
+    return find(actions, type="Draw", source="stock") or find(actions, type="Draw") or command(actions[0])
 
 
 def _holding(view: Any, actions: Sequence[Any], slots: list[dict[str, Any]]) -> Any:
@@ -104,8 +97,8 @@ def _holding(view: Any, actions: Sequence[Any], slots: list[dict[str, Any]]) -> 
         unknown = [x["slot"] for x in slots if x["card"] is None]
         best = unknown[0] if unknown else None
     if best is not None:
-        a = _pick(actions, type="Replace", slot=best, close=close) or _pick(actions, type="Replace", slot=best)
+        a = find(actions, type="Replace", slot=best, close=close) or find(actions, type="Replace", slot=best)
         if a is not None:
             return a
-    return (_pick(actions, type="DiscardDrawn", close=close) or _pick(actions, type="DiscardDrawn")
-            or _pick(actions, type="Replace") or actions[0])
+    return (find(actions, type="DiscardDrawn", close=close) or find(actions, type="DiscardDrawn")
+            or find(actions, type="Replace") or command(actions[0]))

@@ -12,6 +12,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from domain.choices import command, commands, find, pick, values
+
 #: Expected value of a face-down card nobody showed us (french54, roughly).
 UNKNOWN = 6.5
 _FACE = {"A": 1, "J": 11, "Q": 12, "K": 13, "JK": 1}
@@ -29,18 +31,6 @@ def value(card: str | None) -> float:
 
 def _rank(card: str) -> str:
     return card if card == "JK" else card[:-1]
-
-
-def _find(actions: Sequence[Any], **fields: Any) -> Any:
-    """The first action whose ``fields`` all equal the given values (or ``None``)."""
-    wanted = tuple(fields.items())
-    for a in actions:
-        for k, v in wanted:
-            if not a.get(k) == v:
-                break
-        else:
-            return a
-    return None
 
 
 def _own(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -71,7 +61,7 @@ def _worst(own: list[dict[str, Any]]) -> tuple[str, float]:
 def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool) -> Any:
     if not actions:
         return None
-    peek = _find(actions, type="PeekBottom")
+    peek = find(actions, type="PeekBottom")
     if peek is not None:
         return peek
     if not must_act:
@@ -83,18 +73,18 @@ def greedy(view: Any, actions: Sequence[Any], rng: random.Random, must_act: bool
         return _holding(view, actions)
     if step == "power":
         return _power(view, actions, rng)
-    return actions[rng.randrange(len(actions))]
+    return pick(actions[rng.randrange(len(actions))], rng)
 
 
 def _await(view: dict[str, Any], actions: Sequence[Any], rng: random.Random) -> Any:
-    call = _find(actions, type="CallPedro")
+    call = find(actions, type="CallPedro")
     if call is not None and _should_call(view):
         return call
     top = view["discard_top"]
-    take = _find(actions, type="Draw", source="discard")
+    take = find(actions, type="Draw", source="discard")
     if take is not None and top is not None and value(top) + 2 < _worst(_own(view))[1]:
         return take
-    return _find(actions, type="Draw", source="stock") or take or _find(actions, type="SkipTurn") or actions[0]
+    return find(actions, type="Draw", source="stock") or take or find(actions, type="SkipTurn") or command(actions[0])
 
 
 def _holding(view: dict[str, Any], actions: Sequence[Any]) -> Any:
@@ -109,19 +99,19 @@ def _holding(view: dict[str, Any], actions: Sequence[Any]) -> Any:
             by_rank.setdefault(_rank(c["card"]), []).append(c["slot"])
     for rank, slots in by_rank.items():
         if len(slots) >= 2 and len(slots) <= 4:
-            a = _find(actions, type="Keep", replace=slots[0], also_discard=slots[1:])
+            a = find(actions, type="Keep", replace=slots[0], also_discard=slots[1:])
             g = value(own_card(own, slots[0])) * len(slots) - v
             if a is not None and g > gain:
                 best, gain = a, g
     slot, worst = _worst(own)
     if worst - v > gain:
-        best, gain = _find(actions, type="Keep", replace=slot, also_discard=[]), worst - v
-    release = _find(actions, type="Release")
+        best, gain = find(actions, type="Keep", replace=slot, also_discard=[]), worst - v
+    release = find(actions, type="Release")
     if best is not None and gain > 0.5:
         return best
     if release is not None:
         return release
-    return best or _find(actions, type="Keep", replace=slot, also_discard=[]) or actions[0]
+    return best or find(actions, type="Keep", replace=slot, also_discard=[]) or command(actions[0])
 
 
 def own_card(own: list[dict[str, Any]], slot: str) -> str | None:
@@ -132,9 +122,9 @@ def own_card(own: list[dict[str, Any]], slot: str) -> str | None:
 def _power(view: dict[str, Any], actions: Sequence[Any], rng: random.Random) -> Any:
     me = view["seat"]
     if view["power"]["rank"] == "6":
-        mine = [a for a in actions if a["type"] == "UsePower6" and a["target"][0] == me
-                and own_card(_own(view), a["target"][1]) is None]
-        pool = mine or [a for a in actions if a["type"] == "UsePower6"]
+        looks = [c for a in actions if a["type"] == "UsePower6" for c in commands(a)]
+        mine = [c for c in looks if c["target"][0] == me and own_card(_own(view), c["target"][1]) is None]
+        pool = mine or looks
         if pool:
             return pool[rng.randrange(len(pool))]
     else:
@@ -143,12 +133,15 @@ def _power(view: dict[str, Any], actions: Sequence[Any], rng: random.Random) -> 
         for a in actions:
             if a["type"] != "UsePower5" or "own" not in a:
                 continue
-            g = value(known.get((me, a["own"]))) - value(known.get((a["other"][0], a["other"][1])))
+            # own and other are chosen apart: the dearest own card for the cheapest other one
+            own = max(values(a, "own"), key=lambda x: value(known.get((me, x))))
+            other = min(values(a, "other"), key=lambda t: value(known.get((t[0], t[1]))))
+            g = value(known.get((me, own))) - value(known.get((other[0], other[1])))
             if g > gain:
-                best, gain = a, g
+                best, gain = {**command(a), "own": own, "other": other}, g
         if best is not None:
             return best
-        skip = _find(actions, type="SkipPower")
+        skip = find(actions, type="SkipPower")
         if skip is not None:
             return skip
-    return actions[rng.randrange(len(actions))]
+    return pick(actions[rng.randrange(len(actions))], rng)

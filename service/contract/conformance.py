@@ -10,7 +10,10 @@ Through the public API only, it plays one game of each ruleset with one player p
 * **views match the audit**: once the game is over, the audit export reveals everything;
   replaying it with the reference rules gives, at each version, exactly the table that
   was served to that seat;
-* **chain**: the audit export verifies offline (hash chain, commitments, deals, replay).
+* **chain**: the audit export verifies offline (hash chain, commitments, deals, replay);
+* **legal actions bounded**: no view lists more than a few hundred ``legal_actions``
+  (``MOST_LEGAL_ACTIONS``; where a field may take many values, one entry names them in its
+  ``choices``).
 
 It prints one row per ruleset and check, and exits non-zero on any failure.
 """
@@ -25,6 +28,7 @@ from typing import Any
 import requests
 
 from domain import bots, rules
+from domain.ruleset import MOST_LEGAL_ACTIONS
 from facedown_client import Client, play_seats
 from service.audit.log import build_event, read_log
 from service.audit.verify import verify_export
@@ -37,7 +41,7 @@ SHORT: dict[str, dict[str, Any]] = {
     "cuatro-cartas": {"rounds": 2, "common.round_turn_limit": 12},
     "corte": {"target_score": 30, "common.round_turn_limit": 12},
 }
-CHECKS = ("schema", "no unseen card", "views match the audit", "chain")
+CHECKS = ("schema", "no unseen card", "views match the audit", "chain", "legal actions bounded")
 _CARD = re.compile(r"^(JK|(A|[2-9]|1[0-2]?|J|Q|K)[SHDCOEB])$")
 
 
@@ -105,6 +109,12 @@ def unseen_cards(views: Sequence[dict[str, Any]], events: Sequence[dict[str, Any
     return out
 
 
+def long_listings(views: Sequence[dict[str, Any]]) -> list[str]:
+    """Where a view lists more legal actions than any state of any game may."""
+    return [f"seat {v['seat']} at version {v['version']}: {len(v['legal_actions'])} legal actions"
+            for v in views if len(v.get("legal_actions") or ()) > MOST_LEGAL_ACTIONS]
+
+
 def audit_mismatches(export: dict[str, Any], views: Sequence[dict[str, Any]]) -> list[str]:
     """Where a served table differs from the table the revealed log gives that seat at that version."""
     log = read_log(export["events"])
@@ -146,6 +156,7 @@ def play_one(base_url: str, ruleset: str, seats: int, seed: int, contract: Contr
     mismatch = audit_mismatches(export, views)
     report = verify_export(export)
     chain = [f"{f.check} at {f.version}: {f.message}" for f in report.failures]
+    long = long_listings(views)
     responses = sum(rec.responses for rec in recorders)
     return [Row(ruleset, "schema", not schema, _first(schema) or f"{responses} responses", responses, len(schema)),
             Row(ruleset, "no unseen card", not unseen, _first(unseen) or f"{len(views)} views", len(views),
@@ -153,7 +164,10 @@ def play_one(base_url: str, ruleset: str, seats: int, seed: int, contract: Contr
             Row(ruleset, "views match the audit", not mismatch, _first(mismatch) or f"{len(views)} views",
                 len(views), len(mismatch)),
             Row(ruleset, "chain", report.ok, _first(chain) or f"{len(export['events'])} events",
-                len(export["events"]), len(chain))]
+                len(export["events"]), len(chain)),
+            Row(ruleset, "legal actions bounded", not long,
+                _first(long) or f"at most {max((len(v['legal_actions']) for v in views), default=0)} a view",
+                len(views), len(long))]
 
 
 def _plain(event: Any) -> dict[str, Any]:

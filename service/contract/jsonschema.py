@@ -5,6 +5,7 @@ accepts what the server accepts (field names, JSON types, fixed tuples, ``Litera
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import types
 import typing
@@ -117,11 +118,61 @@ def required(cls: type) -> list[str]:
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
 
 
-def command(cls: type, name: str) -> dict[str, Any]:
-    """A command's schema: ``type`` is the class name; the fields as ``parse_command`` reads them."""
+CHOICES_DOC = ("Only in `legal_actions`: other values some fields may take (`OneOf...`, `SubsetOf...`). "
+               "Every combination is a command you may send (docs/rules/README.md#legal_actions); a command "
+               "sent with `choices` is taken without them.")
+#: The item schemas a field's choice may hold, by the name of its shared schema (``OneOfString``, ...).
+_ITEMS: dict[str, dict[str, Any]] = {"String": {"type": "string"}, "Integer": {"type": "integer"},
+                                     "Boolean": {"type": "boolean"}, "SeatSlot": SEAT_SLOT}
+
+
+def _is_list(hint: Any) -> bool:
+    args = typing.get_args(hint)
+    return typing.get_origin(hint) is tuple and len(args) == 2 and args[1] is Ellipsis
+
+
+def _item_name(schema: dict[str, Any]) -> str:
+    def bare(s: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in s.items() if k != "description"}
+    return next(name for name, items in _ITEMS.items() if bare(items) == bare(schema))
+
+
+def choice_ref(hint: Any) -> str:
+    """The shared schema of one field's choice: ``SubsetOf<item>`` for an array of any length,
+    else ``OneOf<field type>`` (a choice never offers null: an optional field is left out)."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        (hint,) = [a for a in typing.get_args(hint) if a is not type(None)]
+    if _is_list(hint):
+        return "SubsetOf" + _item_name(of_hint(typing.get_args(hint)[0]))
+    return "OneOf" + _item_name(of_hint(hint))
+
+
+def choice_schema(ref: str) -> dict[str, Any]:
+    """The shared schema :func:`choice_ref` names (see :mod:`domain.choices`)."""
+    kind, name = ("SubsetOf", ref[8:]) if ref.startswith("SubsetOf") else ("OneOf", ref[5:])
+    items = copy.deepcopy(_ITEMS[name])
+    if kind == "OneOf":
+        return {"type": "object", "additionalProperties": False, "required": ["one_of"],
+                "description": "The field is any one of these values.",
+                "properties": {"one_of": {"type": "array", "items": items, "minItems": 2}}}
+    return {"type": "object", "additionalProperties": False, "required": ["subset_of"],
+            "description": ("The field (an array) holds any `min` to `max` of these items (0 and all of them "
+                            "when left out), each at most once, in any order."),
+            "properties": {"subset_of": {"type": "array", "items": items, "minItems": 1},
+                           "min": {"type": "integer", "minimum": 0}, "max": {"type": "integer", "minimum": 1}}}
+
+
+def command(cls: type, name: str, choosable: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A command's schema: ``type`` is the class name; the fields as ``parse_command`` reads them;
+    ``choices`` for the ``choosable`` fields, as ``legal_actions`` lists them (:mod:`domain.choices`)."""
     props: dict[str, Any] = {"type": {"type": "string", "const": name}}
-    for field, hint in hints(cls).items():
+    all_hints = hints(cls)
+    for field, hint in all_hints.items():
         props[field] = _described(field, of_hint(hint))
+    if choosable:
+        props["choices"] = {"type": "object", "additionalProperties": False, "description": CHOICES_DOC,
+                            "properties": {f: {"$ref": f"#/components/schemas/{choice_ref(all_hints[f])}"}
+                                           for f in choosable}}
     doc = (cls.__doc__ or "").strip()
     out: dict[str, Any] = {"type": "object", "additionalProperties": False,
                            "required": ["type", *required(cls)], "properties": props}

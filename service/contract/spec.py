@@ -19,7 +19,7 @@ from domain import rules
 from domain.messages import SYSTEM_COMMANDS
 from domain.ruleset import Ruleset
 from service.contract import payloads
-from service.contract.jsonschema import CARD, command, hints, of_hint, required
+from service.contract.jsonschema import CARD, choice_schema, command, hints, of_hint, required
 from service.contract.service_events import SERVICE_EVENTS, game_opened
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
@@ -44,8 +44,8 @@ def player_commands(ruleset: Ruleset) -> dict[str, type]:
     return {t: c for t, c in ruleset.command_types.items() if t not in SYSTEM_COMMANDS}
 
 
-def _command_schema(name: str, cls: type) -> dict[str, Any]:
-    out = command(cls, name)
+def _command_schema(name: str, cls: type, choosable: tuple[str, ...]) -> dict[str, Any]:
+    out = command(cls, name, choosable)
     if name == "Play" and "discard" in out["properties"]:  # Least Score's discard is card codes
         out["properties"]["discard"]["items"] = {"$ref": "#/components/schemas/Card"}
     return out
@@ -114,8 +114,9 @@ def generated() -> dict[str, Any]:
             out.setdefault(schema_name, schema)
         cmds = player_commands(rs)
         names = _names(rs, cmds)
+        choosable = getattr(rs, "choice_fields", {})
         for t, cls in cmds.items():
-            out.setdefault(names[t], _command_schema(t, cls))
+            out.setdefault(names[t], _command_schema(t, cls, tuple(choosable.get(t, ()))))
         out[prefix + "Command"] = _union(names, f"A command of {rs.title} (`{name}`).")
         command_unions.append(prefix + "Command")
         enames = _names(rs, dict(rs.event_types))
@@ -131,8 +132,12 @@ def generated() -> dict[str, Any]:
             members[t] = env
         out[prefix + "Event"] = _union(members, f"An event of {rs.title} (`{name}`), redacted for the caller.")
         event_unions.append(prefix + "Event")
+    refs = sorted({ref["$ref"].rsplit("/", 1)[1] for schema in out.values()
+                   for ref in schema.get("properties", {}).get("choices", {}).get("properties", {}).values()})
+    out.update({ref: choice_schema(ref) for ref in refs})
     out["Command"] = {"description": ("A command exactly as listed in `legal_actions`: `{\"type\": <name>, ...fields}`, "
-                                      "one of the game's ruleset."),
+                                      "one of the game's ruleset; an entry of `legal_actions` may also carry `choices`, "
+                                      "other values of its fields, and stands for every command they make."),
                       "anyOf": [{"$ref": f"#/components/schemas/{u}"} for u in command_unions]}
     out["Event"] = {"description": "One event of a game's stream as this caller may see it (unseen cards null).",
                     "anyOf": [{"$ref": f"#/components/schemas/{u}"} for u in event_unions]}

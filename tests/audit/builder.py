@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain import bots, codec, rules
+from domain.choices import command, pick
 from events.canonical import GENESIS, chain_hash, event_body
 from events.store import EventStore, NewEvent
 from service import fairness
@@ -97,9 +98,9 @@ def play(ruleset_name: str, players: int = 2, seed: int = 0, options: dict[str, 
             if actions:
                 action = policy(rs.view(state, seat), actions, rng, seat in awaited)
                 if action is None and seat in awaited:
-                    action = actions[rng.randrange(len(actions))]
+                    action = pick(actions[rng.randrange(len(actions))], rng)
                 if action is not None:
-                    chosen = (seat, action)
+                    chosen = (seat, command(action))  # as the service keeps it: without choices
                     break
         assert chosen is not None, "nobody can act"
         seat, action = chosen

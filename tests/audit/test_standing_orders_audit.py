@@ -13,7 +13,7 @@ from service.audit.verify import verify_export
 from tests.audit import builder
 from tests.audit.test_verify_offline import rechain
 
-GAMES = {"corte": 5, "cuatro-cartas": 4}  # seeds whose random bots leave, fire and cancel orders
+GAMES = {"corte": 2, "cuatro-cartas": 4}  # seeds whose random bots leave, fire and cancel orders
 
 
 def _export(name: str) -> dict[str, Any]:

@@ -10,6 +10,8 @@ from typing import Any
 
 import requests
 
+from domain.choices import CHOICES, allows, covers
+
 CHROMIUM = "/usr/bin/chromium"
 RANKS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -24,6 +26,11 @@ def card_label(code: str | None, spanish: bool = False) -> str:
         return "joker"
     rank, suit = code[:-1], code[-1]
     return f"{rank if spanish else RANKS.get(rank, rank)} of {(SPANISH if spanish else SUITS)[suit]}"
+
+
+def _text(value: Any) -> str:
+    """A value as the page's JSON.stringify writes it (what data-action and data-legal hold)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 class Seat:
@@ -125,24 +132,44 @@ class Seat:
             raise AssertionError(f"{self.name}'s page is not at version {version}: {state}") from exc
 
     def actions(self) -> list[dict[str, Any]]:
-        """Every distinct legal action the page offers, as its controls carry them."""
-        raw = self.page.eval_on_selector_all(".game [data-action]", "els => els.map(e => e.dataset.action)")
+        """Every distinct command the page's controls carry (a form's button: the one its fields make now)."""
+        return self._distinct(".game [data-action]", "action")
+
+    def forms(self) -> list[dict[str, Any]]:
+        """Every entry with choices the page offers as a form, as it carries it in data-legal."""
+        return self._distinct(".game form[data-legal]", "legal")
+
+    def _distinct(self, selector: str, key: str) -> list[dict[str, Any]]:
+        raw = self.page.eval_on_selector_all(selector, f"els => els.map(e => e.dataset.{key})")
         seen: dict[str, dict[str, Any]] = {}
         for text in raw:
             seen.setdefault(text, json.loads(text))
         return list(seen.values())
 
-    def send(self, action: dict[str, Any], version: int, drag: bool = False, keyboard: bool = False) -> None:
-        """Click the control carrying this action (a card if one carries it), or press Enter
-        on it, or drag the drawn card onto the control that accepts it; then wait for the
-        page to move on."""
+    def check_offers(self, listed: list[dict[str, Any]]) -> None:
+        """The page offers exactly the view's legal actions: a form for each entry with choices, a
+        control for each without; and every command a control carries is one they allow."""
+        assert sorted(map(repr, self.forms())) == sorted(repr(a) for a in listed if CHOICES in a), self.name
+        offered = self.actions()
+        assert all(a in offered for a in listed if CHOICES not in a), (self.name, "a plain entry is missing")
+        assert all(covers(listed, a) for a in offered), (self.name, "a control sends what is not listed")
+
+    def send(self, action: dict[str, Any], version: int, drag: bool = False, keyboard: bool = False) -> bool:
+        """Click the control carrying this command (a card if one carries it), or press Enter
+        on it, or drag the drawn card onto the control that accepts it; failing those, set the
+        fields of the form whose entry allows it and press its button. Then wait for the page to
+        move on. Whether a form was filled in."""
         p = self.page
-        text = json.dumps(action, separators=(",", ":"), ensure_ascii=False)
+        text = _text(action)
+        formed = False
         if drag and p.locator(f".game [data-drop='{text}']").count():
             p.drag_and_drop(".game .card.held", f".game [data-drop='{text}']")
             self.dragged = True
         else:
             controls = p.locator(f".game [data-action='{text}']")
+            if not controls.count():
+                controls = self._fill(action)
+                formed = True
             cards = controls.and_(p.locator("button.card"))
             control = cards.first if cards.count() else controls.first
             closed = control.locator("xpath=ancestor::details[not(@open)]")
@@ -155,6 +182,24 @@ class Seat:
                 control.click()
         self.at_version(version + 1)
         self.seen = max(self.seen, version + 1)
+        return formed
+
+    def _fill(self, action: dict[str, Any]) -> Any:
+        """The button of the form whose entry allows ``action``, once its fields say so."""
+        entry = next(e for e in self.forms() if allows(e, action))
+        form = self.page.locator(f".game form[data-legal='{_text(entry)}']").first
+        closed = form.locator("xpath=ancestor::details[not(@open)]")
+        if closed.count():
+            closed.first.locator("summary").click()
+        for field, choice in entry[CHOICES].items():
+            if "one_of" in choice:
+                form.locator(f"select[name='{field}']").select_option(str(choice["one_of"].index(action[field])))
+            else:
+                for item in choice["subset_of"]:
+                    form.locator(f"input[name='{field}'][value='{_text(item)}']").set_checked(item in action[field])
+        button = form.locator(f"button[data-action='{_text(action)}']")
+        assert button.count() == 1 and button.is_enabled(), (self.name, action)
+        return button
 
     def check_cards(self, view: dict[str, Any], spanish: bool = False) -> None:
         """The page shows every seat's cards exactly as this seat's view has them: a card the

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from domain.choices import find
 from tests.browser.driver import Seat, Table
 from tests.browser.play import CALLS, CLAIMS, PEEKS, POWER_MOVES, Seen, play
 
@@ -31,12 +32,14 @@ def _after_the_game(seat: Seat, game_id: str, ruleset: str) -> None:
 
 
 def _a_standing_order_placed_and_cancelled(seat: Seat, game_id: str) -> None:
-    """Through the page: leave a standing order (its control in the folded group), see it
-    listed, and cancel it from the list."""
+    """Through the page: leave a standing order (its form in the folded group: a rank and a card
+    chosen), see it listed, and cancel it from the list."""
     version = seat.api(f"/v1/games/{game_id}")["version"]
     seat.sync(game_id)
-    order = next(a for a in seat.actions() if a["type"] == "PlaceOrder")
-    seat.send(order, version)
+    listed = seat.api(f"/v1/games/{game_id}/view")["legal_actions"]
+    order = find(listed, type="PlaceOrder", claim="SnapOwn", rank="Q", slot="C")
+    assert order is not None
+    assert seat.send(order, version), "the order's rank and card were chosen in its form"
     listed = seat.page.locator(".game .orders li button[data-action]")
     listed.wait_for()
     assert f"on a {order['rank']}" in seat.page.inner_text(".game .orders li")
@@ -124,6 +127,7 @@ def test_pedro_two_players_in_an_unlisted_game_joined_by_its_link(table: Table) 
     seen = play([ann, bob], gid, "pedro", seed=7, on_move=check, calls_from=by)
     assert done
     assert seen.had(PEEKS) and seen.had(POWER_MOVES) and "CallPedro" in seen.types
+    assert "Keep" in seen.formed, "a multi-discard's slots were ticked in its form"
     _after_the_game(ann, gid, "pedro")
 
 

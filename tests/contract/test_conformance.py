@@ -23,6 +23,12 @@ def test_the_conformance_kit_passes_against_facedown_serve(served: Served) -> No
                        for line in proc.stdout.splitlines()), (name, check, proc.stdout)
 
 
+def test_a_view_that_lists_more_legal_actions_than_a_few_hundred_fails_the_bound() -> None:
+    views = [{"seat": 0, "version": 7, "legal_actions": [{"type": "Keep"}] * 19},
+             {"seat": 1, "version": 9, "legal_actions": [{"type": "Keep"}] * 5121}]
+    assert conformance.long_listings(views) == ["seat 1 at version 9: 5121 legal actions"]
+
+
 def _leaky(view: Any) -> Any:
     """``presenting.view`` that also shows each seat the true first card of every rival layout."""
     def leaking(game: Any, version: int, head: bytes, seat: int | None, *args: Any) -> Any:

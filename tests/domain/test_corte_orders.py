@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from domain.cards import RANKS
+from domain.choices import commands, count, covers, find
 from domain.errors import InvalidCommand, Locked, WrongPhase
 from domain.orders import OrderFired, OrderPlaced
 from domain.rules.corte import State
@@ -198,8 +200,9 @@ def test_one_live_order_per_slot_and_a_cancelled_one_frees_it() -> None:
     with pytest.raises(InvalidCommand) as refused:
         order(s, 0, "2", "A")
     assert refused.value.code == "order_exists"
-    assert not [a for a in R.legal_actions(s, 0) if a["type"] == "PlaceOrder" and a["slot"] == "A"]
-    assert {"type": "CancelOrder", "order_id": 1} in R.legal_actions(s, 0)
+    own = find(R.legal_actions(s, 0), type="PlaceOrder", claim="SnapOwn")
+    assert own is not None and find(R.legal_actions(s, 0), type="PlaceOrder", claim="SnapOwn", slot="A") is None
+    assert R.legal_actions(s, 0)[-1] == {"type": "CancelOrder", "order_id": 1}
     s, ev = act(s, 0, {"type": "CancelOrder", "order_id": 1})
     assert (of(ev, "OrderCancelled").reason, R.view(s, 0)["extension"]["orders"]) == ("by_owner", [])
     with pytest.raises(InvalidCommand) as again:
@@ -256,14 +259,21 @@ def test_orders_on_the_up_card_window_fire_from_the_first_player_on() -> None:
     assert s.window is not None and s.window.won_by == 2
 
 
-def test_legal_actions_offer_an_order_for_every_rank_on_every_own_slot_and_each_penalty_place() -> None:
+def test_legal_actions_offer_an_order_for_every_rank_on_every_own_and_rival_slot_in_one_entry_each() -> None:
     s = seated(SEVENS)
     s = s._replace(layouts=(s.layouts[0].put("D", None),) + s.layouts[1:], pile=("4S",))
     offered = [a for a in R.legal_actions(s, 0) if a["type"] == "PlaceOrder"]
-    assert len(offered) == 13 * 3 * 2  # ranks x occupied slots x (new, empty:D)
-    assert {"type": "PlaceOrder", "rank": "Q", "claim": "SnapOwn", "slot": "C", "penalty_to": "empty:D"} in offered
+    # one entry for the own slots, one per rival: not 13 ranks x slots x penalty places x gives
+    assert [(a["claim"], a.get("rival")) for a in offered] == [("SnapOwn", None), ("SnapRival", 1),
+                                                               ("SnapRival", 2), ("SnapRival", 3)]
+    assert offered[0]["choices"] == {"rank": {"one_of": list(RANKS)}, "slot": {"one_of": ["A", "B", "C"]},
+                                     "penalty_to": {"one_of": ["new", "empty:D"]}}
+    assert sum(count(a) for a in offered) == 13 * 3 * 2 + 3 * 13 * 4 * 3 * 2  # ranks x slots (x gives) x places
+    assert covers(offered, {"type": "PlaceOrder", "rank": "Q", "claim": "SnapOwn", "slot": "C",
+                            "penalty_to": "empty:D"})
     for a in offered:
-        assert names(act(s, 0, a)[1]) == ["OrderPlaced"]  # every one is accepted
+        for c in [a, *commands(a)][::7]:
+            assert names(act(s, 0, c)[1]) == ["OrderPlaced"]  # every one is accepted (a seventh of them here)
 
 
 def test_orders_replay_to_the_same_state_and_their_events_round_trip() -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from domain.choices import count, covers
 from domain.errors import InvalidCommand, Locked, WrongPhase
 from domain.orders import OrderFired
 from tests.domain.test_cuatro_cartas_support import R, card, names, of, play, refused, send, table
@@ -103,14 +104,20 @@ def test_match_rival_orders_exist_only_under_rival_matching() -> None:
     assert card(s, 1, "A") == "7D" and card(s, 2, "D") is None
 
 
-def test_legal_actions_offer_a_match_order_for_every_rank_on_every_own_slot_but_those_with_one() -> None:
+def test_legal_actions_offer_an_order_for_every_rank_on_every_own_and_rival_slot_but_those_with_one() -> None:
     s = table(FOURS, options={"rival_matching": True})
     offered = [a for a in R.legal_actions(s, 1) if a["type"] == "PlaceOrder"]
-    assert len(offered) == 13 * 4 and {a["claim"] for a in offered} == {"Match"}
+    assert [(a["claim"], a.get("rival")) for a in offered] == [("Match", None), ("MatchRival", 0), ("MatchRival", 2)]
+    assert [count(a) for a in offered] == [13 * 4, 13 * 4 * 4, 13 * 4 * 4]  # ranks x slots (x gives)
     s = order(s, 1, "9", "B")
+    s = send(s, 1, {"type": "PlaceOrder", "rank": "9", "claim": "MatchRival", "rival": 0, "rival_slot": "A",
+                    "give_slot": "C"})[1]
     offered = [a for a in R.legal_actions(s, 1) if a["type"] == "PlaceOrder"]
-    assert len(offered) == 13 * 3 and all(a["slot"] != "B" for a in offered)
-    assert R.view(s, 1)["extension"]["orders"] == [{"order_id": 1, "rank": "9", "claim": "Match", "slot": "B"}]
+    assert [count(a) for a in offered] == [13 * 3, 13 * 3 * 4, 13 * 4 * 4]
+    assert not covers(offered, {"type": "PlaceOrder", "rank": "9", "claim": "Match", "slot": "B"})
+    assert not covers(offered, {"type": "PlaceOrder", "rank": "9", "claim": "MatchRival", "rival": 0,
+                                "rival_slot": "A", "give_slot": "A"})
+    assert R.view(s, 1)["extension"]["orders"][0] == {"order_id": 1, "rank": "9", "claim": "Match", "slot": "B"}
     assert R.view(s, 0)["extension"]["orders"] == []
 
 

@@ -90,7 +90,9 @@ def test_every_listed_action_is_accepted_at_sampled_positions() -> None:
 
 def test_multi_discard_claims_are_both_won_and_lost_in_play() -> None:
     outcomes = set()
-    for seed in range(40):
+    for seed in range(200):  # a right group is rare at random (about one claim in fifty)
         result = simulation.play(R, 3, {}, seed, bot="random")
         outcomes |= {e.outcome for e in result.events if type(e).__name__ == "ClaimResolved"}
+        if outcomes == {"correct", "wrong"}:
+            break
     assert outcomes == {"correct", "wrong"}

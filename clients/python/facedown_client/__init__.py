@@ -9,7 +9,7 @@ See the README for a whole bot in twenty lines.
 """
 from __future__ import annotations
 
-from facedown_client import commands
+from facedown_client import choices, commands
 from facedown_client.bot import Bot, play_seats, play_turns, random_policy
 from facedown_client.client import Client
 from facedown_client.errors import FacedownError, ProblemError
@@ -21,6 +21,6 @@ from facedown_client.models import (
 __all__ = [
     "Bot", "Call", "Client", "CommandResult", "Deadline", "Event", "FacedownError", "Game", "GameListItem", "Held",
     "Notification", "Player", "Power", "ProblemError", "Seat", "SlotCard", "Table", "TableSeat", "View", "Window",
-    "commands", "play_seats", "play_turns", "random_policy",
+    "choices", "commands", "play_seats", "play_turns", "random_policy",
 ]
 __version__ = "0.1.0"

@@ -2,7 +2,8 @@
 
 A policy is ``policy(table, legal_actions, rng, must_act) -> action | None``: ``table`` is
 the view's ``table`` as JSON, ``legal_actions`` the view's list, ``must_act`` whether the
-game waits for this seat. It returns one of the actions as it is, or ``None`` to let an
+game waits for this seat. It returns a command one of the entries allows (an entry with
+``choices`` stands for many: :mod:`facedown_client.choices`), or ``None`` to let an
 optional moment (a claim out of turn) pass. facedown's own policies (``domain.bots``) have
 this shape, so ``facedown bot --policy greedy`` plays over HTTP exactly as in-process.
 """
@@ -14,6 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from facedown_client.choices import pick, pick_among
 from facedown_client.client import Client
 from facedown_client.errors import ProblemError
 from facedown_client.models import View
@@ -27,13 +29,13 @@ PLAYING = ("open", "active")
 
 
 def random_policy(table: Any, actions: Sequence[Any], rng: random.Random, must_act: bool) -> Any:
-    """A random command type, then a random command of it; optional claims now and then."""
+    """A random command type, then a random command of it (any the entries of that type allow,
+    each as likely); optional claims now and then."""
     if not actions or (not must_act and rng.random() >= 0.05):
         return None
     kinds = sorted({a["type"] for a in actions})
     kind = kinds[rng.randrange(len(kinds))]
-    of_kind = [a for a in actions if a["type"] == kind]
-    return of_kind[rng.randrange(len(of_kind))]
+    return pick_among([a for a in actions if a["type"] == kind], rng)
 
 
 def choose(view: View, policy: Policy, rng: random.Random) -> dict[str, Any] | None:
@@ -44,7 +46,7 @@ def choose(view: View, policy: Policy, rng: random.Random) -> dict[str, Any] | N
     must = view.my_turn
     action = policy(view.raw["table"], actions, rng, must)
     if action is None and must:
-        action = actions[rng.randrange(len(actions))]
+        action = pick(actions[rng.randrange(len(actions))], rng)
     return action  # type: ignore[no-any-return]
 
 
@@ -93,7 +95,7 @@ def play_turns(clients: Sequence[Client], game_id: str, policy: Policy, rng: ran
             raise RuntimeError(f"game {game_id}: awaited seat {seat} has no legal action")
         action = policy(view.raw["table"], view.legal_actions, rng, True)
         if action is None:
-            action = view.legal_actions[rng.randrange(len(view.legal_actions))]
+            action = pick(view.legal_actions[rng.randrange(len(view.legal_actions))], rng)
         view = clients[seat].send(game_id, action).view
     raise RuntimeError(f"game {game_id}: not finished after {max_commands} commands")
 

@@ -124,7 +124,8 @@ class Client:
         return View.from_json(self._get(f"/v1/games/{game_id}/view"))
 
     def send(self, game_id: str, command: Any, *, if_match: int | None = None) -> CommandResult:
-        """Send one command: a dict as ``legal_actions`` lists it, or a command from
+        """Send one command: a dict as ``legal_actions`` lists it (an entry's ``choices`` are
+        ignored by the server) or one its choices make, or a command from
         :mod:`facedown_client.commands`."""
         body = command.to_json() if hasattr(command, "to_json") else dict(command)
         headers = {"If-Match": f'"{if_match}"'} if if_match is not None else None

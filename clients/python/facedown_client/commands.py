@@ -2,7 +2,8 @@
 from facedown's rulesets: do not edit by hand).
 
 ``to_json()`` gives the body ``Client.send`` posts; ``parse(ruleset, data)`` turns an entry of
-``legal_actions`` into its dataclass. Pairs such as ``[seat, slot]`` are tuples.
+``legal_actions`` into its dataclass (an entry's ``choices`` left aside: ``facedown_client.choices``
+reads them). Pairs such as ``[seat, slot]`` are tuples.
 """
 from __future__ import annotations
 
@@ -393,6 +394,6 @@ COMMANDS: dict[str, dict[str, type[Command]]] = {
 
 
 def parse(ruleset: str, data: dict[str, Any]) -> Command:
-    """The dataclass of a command in its JSON form (an entry of ``legal_actions``)."""
+    """The dataclass of a command in its JSON form (an entry of ``legal_actions`` as it stands)."""
     cls = COMMANDS[ruleset][data["type"]]
-    return cls(**{k: _typed(v) for k, v in data.items() if k != "type"})  # type: ignore[call-arg]
+    return cls(**{k: _typed(v) for k, v in data.items() if k not in ("type", "choices")})  # type: ignore[call-arg]

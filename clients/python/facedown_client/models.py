@@ -203,7 +203,8 @@ class Table:
 
 @dataclass(frozen=True)
 class View:
-    """A seat's view (``GET /v1/games/{id}/view``): ``legal_actions`` may be sent as they are."""
+    """A seat's view (``GET /v1/games/{id}/view``): ``legal_actions`` may be sent as they are; an
+    entry with ``choices`` stands for every command they allow (:mod:`facedown_client.choices`)."""
 
     game_id: str
     ruleset: str

@@ -35,6 +35,7 @@ class Corte:
     command_types = COMMAND_TYPES
     event_types = EVENT_TYPES
     order_claims = ORDER_CLAIMS  # the claims a standing order may send
+    choice_fields = corte_view.CHOICE_FIELDS
 
     def resolve_options(self, raw: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
         if not self.min_players <= players <= self.max_players:

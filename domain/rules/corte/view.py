@@ -10,6 +10,7 @@ from itertools import combinations
 from typing import Any
 
 from domain import orders
+from domain.choices import CHOICES, command, entry, one_of
 from domain.codec import typed
 from domain.messages import CardDrawn
 from domain.rules.corte.events import (
@@ -38,6 +39,12 @@ from domain.windows import penalty_choices
 
 JSON = Any
 _CLAIM_PHASES = (TURNS, FINAL_LAP, FINAL_WINDOW)
+#: The fields legal_actions may list with choices (domain.choices), by command type.
+CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
+    "SnapOwn": ("slot", "penalty_to"), "SnapRival": ("rival_slot", "give_slot", "penalty_to"),
+    "PeekRival": ("slot",), "BlindSwap": ("own_slot", "rival_slot"), "KingLook": ("own_slot", "rival_slot"),
+    **orders.CHOICE_FIELDS,
+}
 ORDER_PHASES = (INITIAL_PEEK, TURNS, FINAL_LAP)  # while windows may still open this round
 
 
@@ -50,12 +57,6 @@ def claims_open(s: State) -> bool:
     if w is None or s.phase not in _CLAIM_PHASES or s.step in (POWER, KING_DECIDE):
         return False
     return not (w.won_by is not None and s.opts.late_snap == "reject")
-
-
-def _rival_targets(s: State, seat: int) -> list[tuple[int, str]]:
-    locked = s.locked()
-    return [(p, slot) for p in range(s.players) if p != seat and p != locked
-            for slot in s.layouts[p].occupied()]
 
 
 def _give_choices(s: State, lay: Layout) -> list[str | None]:
@@ -72,30 +73,43 @@ def has_claim(s: State, seat: int) -> bool:
     lay = s.layouts[seat]
     if lay.has_cards():
         return True
-    return bool(_give_choices(s, lay)) and bool(_rival_targets(s, seat))
+    return bool(_give_choices(s, lay)) and bool(_rivals(s, seat))
+
+
+def _rivals(s: State, seat: int) -> list[tuple[int, list[str]]]:
+    """Each rival a snap or a power may name (not locked, some card), with its occupied slots."""
+    locked = s.locked()
+    return [(p, list(s.layouts[p].occupied())) for p in range(s.players)
+            if p != seat and p != locked and s.layouts[p].has_cards()]
+
+
+def _snap_rival(head: dict[str, Any], rival: int, slots: list[str], gives: list[str | None],
+                pens: list[str]) -> JSON:
+    """One entry for snapping (or ordering a snap of) any of ``slots`` of ``rival``: any give, any penalty_to."""
+    give = {} if gives[0] is None else {"give_slot": gives[0]}
+    return entry({**head, "rival": rival, "rival_slot": slots[0], "penalty_to": pens[0], **give},
+                 rival_slot=one_of(slots), penalty_to=one_of(pens), give_slot=one_of(gives))
 
 
 def claim_actions(s: State, seat: int) -> list[JSON]:
-    """Every snap that passes the public checks, whatever the seat knows."""
+    """Every snap that passes the public checks, whatever the seat knows, compactly
+    (:mod:`domain.choices`): one ``SnapOwn`` entry (any own slot, any ``penalty_to``), and one
+    ``SnapRival`` entry per rival (any of its slots, any ``give_slot``, any ``penalty_to``)."""
     if not has_claim(s, seat):
         return []
     w = s.window
     assert w is not None
-    wid = w.id
+    head = {"type": "SnapOwn", "window_id": w.id}
     lay = s.layouts[seat]
     pens = penalty_choices(lay)
-    out: list[JSON] = [{"type": "SnapOwn", "window_id": wid, "slot": slot, "penalty_to": pen}
-                       for slot in lay.occupied() for pen in pens]
-    targets = _rival_targets(s, seat)
-    # Most of a view's bytes: each dict is built whole, keys in their usual order (give_slot
-    # last), and the rival targets are listed once for all the gives.
-    for give in _give_choices(s, lay):
-        if give is None:
-            out += [{"type": "SnapRival", "window_id": wid, "rival": rival, "rival_slot": rslot, "penalty_to": pen}
-                    for rival, rslot in targets for pen in pens]
-        else:
-            out += [{"type": "SnapRival", "window_id": wid, "rival": rival, "rival_slot": rslot, "penalty_to": pen,
-                     "give_slot": give} for rival, rslot in targets for pen in pens]
+    own = lay.occupied()
+    out: list[JSON] = []
+    if own:
+        out.append(entry({**head, "slot": own[0], "penalty_to": pens[0]}, slot=one_of(own), penalty_to=one_of(pens)))
+    gives = _give_choices(s, lay)
+    if gives:
+        head["type"] = "SnapRival"
+        out += [_snap_rival(head, rival, slots, gives, pens) for rival, slots in _rivals(s, seat)]
     return out
 
 
@@ -103,20 +117,24 @@ def claim_actions(s: State, seat: int) -> list[JSON]:
 
 
 def _power_actions(s: State, seat: int) -> list[JSON]:
+    """The power's commands: one entry per own slot for a 5, else one per rival (any of its
+    slots, and for a Q or a K any own slot)."""
     own = s.layouts[seat].occupied()
     locked = s.locked()
-    rivals = [(p, slot) for p in range(s.players) if p != seat for slot in s.layouts[p].occupied()]
+    rivals = [(p, list(s.layouts[p].occupied())) for p in range(s.players) if p != seat and s.layouts[p].has_cards()]
     r = s.power
     out: list[JSON]
     if r == "5":
         out = [{"type": "PeekOwn", "slot": slot} for slot in own]
     elif r == "6":
-        out = [{"type": "PeekRival", "player": p, "slot": slot} for p, slot in rivals]
-    elif r == "Q":
-        out = [{"type": "BlindSwap", "own_slot": o, "rival": p, "rival_slot": rs}
-               for o in own for p, rs in rivals if p != locked]
+        out = [entry({"type": "PeekRival", "player": p, "slot": slots[0]}, slot=one_of(slots)) for p, slots in rivals]
+    elif not own:
+        out = []
     else:
-        out = [{"type": "KingLook", "own_slot": o, "rival": p, "rival_slot": rs} for o in own for p, rs in rivals]
+        kind = "BlindSwap" if r == "Q" else "KingLook"
+        out = [entry({"type": kind, "own_slot": own[0], "rival": p, "rival_slot": slots[0]},
+                     own_slot=one_of(own), rival_slot=one_of(slots))
+               for p, slots in rivals if kind == "KingLook" or p != locked]
     if s.opts.powers_optional:
         out.append({"type": "SkipPower"})
     return out
@@ -152,15 +170,24 @@ def turn_actions(s: State, seat: int) -> list[JSON]:
 
 
 def order_actions(s: State, seat: int) -> list[JSON]:
-    """Standing orders for every rank on each own slot (every ``penalty_to``), and their
-    cancellations. Rival-slot orders are accepted but not listed: ranks x rival slots x gives
-    would make the list hundreds of entries long."""
-    own: list[tuple[str, dict[str, Any]]] = []
+    """Standing orders, compactly: one ``PlaceOrder`` entry for a ``SnapOwn`` on any own slot
+    without an order yet, one per rival for a ``SnapRival`` on any of its slots without one
+    (any rank, any ``give_slot``, any ``penalty_to``); and one ``CancelOrder`` entry."""
+    forms: list[orders.Form] = []
     if s.phase in ORDER_PHASES and seat != s.locked():
         lay = s.layouts[seat]
         pens = penalty_choices(lay)
-        own = [("SnapOwn", {"slot": x, "penalty_to": pen}) for x in lay.occupied() for pen in pens]
-    return orders.actions(s.book, seat, own)
+        mine = orders.unclaimed(s.book, seat, seat, lay.occupied())
+        if mine:
+            forms.append(("SnapOwn", {"slot": mine[0], "penalty_to": pens[0]},
+                          {"slot": one_of(mine), "penalty_to": one_of(pens)}))
+        gives = _give_choices(s, lay)
+        for rival, slots in _rivals(s, seat) if gives else ():
+            free = orders.unclaimed(s.book, seat, rival, slots)
+            if free:
+                listed = _snap_rival({}, rival, free, gives, pens)
+                forms.append(("SnapRival", command(listed), listed.get(CHOICES, {})))
+    return orders.actions(s.book, seat, forms)
 
 
 def moves(s: State, seat: int) -> list[JSON]:

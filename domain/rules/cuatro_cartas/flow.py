@@ -101,20 +101,10 @@ def must_replace(s: State, seat: int) -> bool:
     return not s.opts.allow_rediscard and s.held_source == "discard" and s.layouts[seat].has_cards()
 
 
-def swap_ok(s: State, seat: int, a: tuple[int, str], b: tuple[int, str]) -> bool:
-    return (a[0] != b[0] and not s.locked(a[0]) and not s.locked(b[0])
-            and (not s.opts.swap_must_include_own or seat in (a[0], b[0])))
-
-
-def swap_pairs(s: State, seat: int) -> list[tuple[tuple[int, str], tuple[int, str]]]:
-    """Every legal K/J swap, in seat then slot order."""
-    locs = [(p, sl) for p in range(s.players) if not s.locked(p) for sl in s.layouts[p].occupied()]
-    out = []
-    for i, a in enumerate(locs):
-        for b in locs[i + 1:]:
-            if swap_ok(s, seat, a, b):
-                out.append((a, b))
-    return out
+def swap_ok(s: State, seat: int, p: int, q: int) -> bool:
+    """Whether the K/J power of ``seat`` may swap a card of seat ``p`` with one of seat ``q``."""
+    return (p != q and not s.locked(p) and not s.locked(q)
+            and (not s.opts.swap_must_include_own or seat in (p, q)))
 
 
 def any_occupied(s: State) -> bool:

@@ -42,6 +42,7 @@ class CuatroCartas:
     event_types = EVENT_TYPES
     presented_names = seen.PRESENTED_NAMES  # stored field -> presented name, per event type
     order_claims = ORDER_CLAIMS  # the claims a standing order may send
+    choice_fields = seen.CHOICE_FIELDS
 
     def resolve_options(self, raw: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:

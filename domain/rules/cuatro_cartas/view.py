@@ -10,12 +10,13 @@ from itertools import combinations
 from typing import Any
 
 from domain import orders
+from domain.choices import entry, one_of, subset_of
 from domain.codec import renamed, typed
 from domain.messages import CardDrawn, Draw, Pass, SkipTurn
 from domain.rules.cuatro_cartas.claims import ORDER_PHASES
 from domain.rules.cuatro_cartas.flow import (
     TURN_PHASES, can_close_instead, can_draw, eligible, look_ends_turn, must_replace, pile_can_supply,
-    stock_can_supply, swap_pairs,
+    stock_can_supply, swap_ok,
 )
 from domain.rules.cuatro_cartas.model import (
     LOOKS, NAME, CardsLooked, ChoosePeek, ClaimResolved, Close, DiscardDrawn, NoSwap, PeekChosen,
@@ -115,6 +116,12 @@ def _redact(event: Any, seat: int | None) -> dict[str, Any]:
 
 # -- legal actions --------------------------------------------------------------------------------
 
+#: The fields legal_actions may list with choices (domain.choices), by command type.
+CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
+    "Look": ("targets", "close"), "Swap": ("a", "b", "close"), "MatchRival": ("rival_slot", "give_slot"),
+    "MatchGroup": ("slots",), **orders.CHOICE_FIELDS,
+}
+
 
 def moves(s: State, seat: int) -> list[dict[str, Any]]:
     """The seat's legal actions but for standing orders: what it may play now."""
@@ -133,12 +140,29 @@ def legal_actions(s: State, seat: int) -> list[dict[str, Any]]:
 
 
 def _orders(s: State, seat: int) -> list[dict[str, Any]]:
-    """Standing ``Match`` orders for every rank on each own slot, and their cancellations.
-    ``MatchRival`` orders are accepted but not listed (ranks x rival slots x gives)."""
-    own: list[tuple[str, dict[str, Any]]] = []
-    if s.phase in ORDER_PHASES and not s.locked(seat):
-        own = [("Match", {"slot": x}) for x in s.layouts[seat].occupied()]
-    return orders.actions(s.book, seat, own)
+    """Standing orders, compactly: one ``PlaceOrder`` entry for a ``Match`` on any own slot
+    without an order yet, and (``rival_matching``) one per rival for a ``MatchRival`` on any of
+    its slots without one, giving any own card (any rank); and one ``CancelOrder`` entry."""
+    forms: list[orders.Form] = []
+    own = s.layouts[seat].occupied() if s.phase in ORDER_PHASES and not s.locked(seat) else ()
+    if own:
+        mine = orders.unclaimed(s.book, seat, seat, own)
+        if mine:
+            forms.append(("Match", {"slot": mine[0]}, {"slot": one_of(mine)}))
+        for r, slots in _rivals(s, seat):
+            free = orders.unclaimed(s.book, seat, r, slots)
+            if free:
+                forms.append(("MatchRival", {"rival": r, "rival_slot": free[0], "give_slot": own[0]},
+                              {"rival_slot": one_of(free), "give_slot": one_of(own)}))
+    return orders.actions(s.book, seat, forms)
+
+
+def _rivals(s: State, seat: int) -> list[tuple[int, tuple[str, ...]]]:
+    """With ``rival_matching``, each rival a ``MatchRival`` may name (not locked, some card)."""
+    if not s.opts.rival_matching:
+        return []
+    return [(r, s.layouts[r].occupied()) for r in range(s.players)
+            if r != seat and not s.locked(r) and s.layouts[r].has_cards()]
 
 
 def _closes(s: State, ends_turn: bool) -> tuple[bool, ...]:
@@ -166,23 +190,36 @@ def _turn_actions(s: State, seat: int) -> list[dict[str, Any]]:
         out.extend(Replace(x, c) for x in s.layouts[seat].occupied() for c in closes)
     elif step == "POWER_LOOK":
         assert s.power is not None
-        locs = [(p, x) for p in range(s.players) for x in s.layouts[p].occupied()]
-        ends = not s.power_returns
+        locs = [[p, x] for p in range(s.players) for x in s.layouts[p].occupied()]
         look_closes = _closes(s, look_ends_turn(s))
-        looks = [{"type": "Look", "targets": [list(x) for x in t], "close": c}
-                 for k in range(LOOKS[s.power] + 1) for t in combinations(locs, k) for c in look_closes]
-        out.extend(SkipPower(c) for c in _closes(s, ends))
+        # one entry: any set of up to LOOKS cards (none at all is a look too)
+        looks = [entry({"type": "Look", "targets": [], "close": look_closes[0]},
+                       targets=subset_of(locs, most=LOOKS[s.power]), close=one_of(look_closes))]
+        out.extend(SkipPower(c) for c in _closes(s, not s.power_returns))
         return looks + [typed(a) for a in out]
     elif step == "POWER_SWAP":
         closes = _closes(s, not s.power_returns)
-        swaps = [{"type": "Swap", "a": list(a), "b": list(b), "close": c}
-                 for a, b in swap_pairs(s, seat) for c in closes]
-        return swaps + [typed(NoSwap(c)) for c in closes]
+        return _swaps(s, seat, closes) + [typed(NoSwap(c)) for c in closes]
     return [typed(a) for a in out]
 
 
+def _swaps(s: State, seat: int, closes: tuple[bool, ...]) -> list[dict[str, Any]]:
+    """One ``Swap`` entry per two seats whose cards may be swapped (any card of each)."""
+    seats = [p for p in range(s.players) if not s.locked(p) and s.layouts[p].has_cards()]
+    out = []
+    for p, q in combinations(seats, 2):
+        if swap_ok(s, seat, p, q):
+            a = [[p, x] for x in s.layouts[p].occupied()]
+            b = [[q, x] for x in s.layouts[q].occupied()]
+            out.append(entry({"type": "Swap", "a": a[0], "b": b[0], "close": closes[0]},
+                             a=one_of(a), b=one_of(b), close=one_of(closes)))
+    return out
+
+
 def _claims(s: State, seat: int) -> list[dict[str, Any]]:
-    """Every claim that passes the public checks, on every occupied slot (no oracle)."""
+    """Every claim that passes the public checks, on every occupied slot (no oracle):
+    ``Match`` per own slot, one ``MatchRival`` entry per rival and one ``MatchGroup`` entry
+    (:mod:`domain.choices`)."""
     w = s.window
     if (w is None or w.won_by is not None or s.locked(seat) or s.step in ("POWER_LOOK", "POWER_SWAP")
             or s.phase not in ("TURNS", "FINAL_LAP", "FINAL_WINDOW")):
@@ -195,14 +232,12 @@ def _claims(s: State, seat: int) -> list[dict[str, Any]]:
         return []
     wid = w.id
     out: list[dict[str, Any]] = [{"type": "Match", "window_id": wid, "slot": x} for x in own]
-    if s.opts.rival_matching:
-        for r in range(s.players):
-            if r != seat and not s.locked(r):
-                out.extend({"type": "MatchRival", "window_id": wid, "rival": r, "rival_slot": rx, "give_slot": g}
-                           for rx in s.layouts[r].occupied() for g in own)
-    if s.opts.group_match_all_or_nothing:
-        for k in range(2, min(4, len(own)) + 1):
-            out.extend({"type": "MatchGroup", "window_id": wid, "slots": list(g)} for g in combinations(own, k))
+    out += [entry({"type": "MatchRival", "window_id": wid, "rival": r, "rival_slot": slots[0], "give_slot": own[0]},
+                  rival_slot=one_of(slots), give_slot=one_of(own)) for r, slots in _rivals(s, seat)]
+    if s.opts.group_match_all_or_nothing and len(own) >= 2:
+        # any 2 to 4 of one's cards (one card is a Match)
+        out.append(entry({"type": "MatchGroup", "window_id": wid, "slots": list(own[:2])},
+                         slots=subset_of(own, least=2, most=4)))
     if final:
         out.append(typed(Pass(wid)))
     return out

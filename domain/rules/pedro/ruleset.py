@@ -25,6 +25,7 @@ class PedroRuleset:
     options = OPTIONS
     command_types = COMMANDS
     event_types = EVENTS
+    choice_fields = pv.CHOICE_FIELDS
 
     def resolve_options(self, raw: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
         return resolve(raw, players)

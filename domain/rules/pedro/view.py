@@ -10,6 +10,8 @@ from itertools import combinations
 from typing import Any
 
 from domain import codec
+from domain.choices import entry, one_of, subset_of
+from domain.codec import ARRAY_MAX
 from domain.rules.pedro.flow import can_draw, may_call, stock_can_supply
 from domain.rules.pedro.messages import (
     CardDrawn, CardKept, CardPeeked, CardsShown, ClaimResolved, RoundDealt, StockReshuffled, Target,
@@ -102,6 +104,11 @@ def redact(event: Any, seat: int | None) -> dict[str, Any] | None:
 
 # --------------------------------------------------------------------------- legal actions
 
+#: The fields legal_actions may list with choices (domain.choices), by command type.
+CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
+    "Keep": ("also_discard",), "UsePower6": ("target",), "UsePower5": ("own", "other", "a", "b"),
+}
+
 
 def _may_peek(s: State, seat: int) -> bool:
     return (not s.cfg.peek_at_deal and s.step in (AWAIT, HOLDING, POWER)
@@ -109,33 +116,39 @@ def _may_peek(s: State, seat: int) -> bool:
 
 
 def power_targets(s: State, seat: int) -> list[dict[str, Any]]:
-    """Every UsePower5/UsePower6 the public facts allow."""
+    """Every UsePower5/UsePower6 the public facts allow, compactly (:mod:`domain.choices`): one
+    entry per seat looked at, per rival swapped with, or per two seats swapped between."""
     out: list[dict[str, Any]] = []
     if s.power == 6:
         for owner, lay in enumerate(s.layouts):
-            out.extend({"type": "UsePower6", "target": [owner, slot]} for slot in lay.occupied())
+            spots = [[owner, slot] for slot in lay.occupied()]
+            if spots:
+                out.append(entry({"type": "UsePower6", "target": spots[0]}, target=one_of(spots)))
         return out
     locked = s.caller
-    seats = [p for p in range(s.players) if p != locked]
+    seats = [p for p in range(s.players) if p != locked and s.layouts[p].occupied()]
     if s.cfg.power5_any_two:
-        spots: list[Target] = [(p, slot) for p in seats for slot in s.layouts[p].occupied()]
-        for a, b in combinations(spots, 2):
-            if a[0] != b[0]:
-                out.append({"type": "UsePower5", "a": list(a), "b": list(b)})
+        for p, q in combinations(seats, 2):
+            a = [[p, slot] for slot in s.layouts[p].occupied()]
+            b = [[q, slot] for slot in s.layouts[q].occupied()]
+            out.append(entry({"type": "UsePower5", "a": a[0], "b": b[0]}, a=one_of(a), b=one_of(b)))
         return out
     if seat == locked:
         return out
     own = s.layouts[seat].occupied()
+    if not own:
+        return out
     for p in seats:
-        if p == seat:
-            continue
-        for slot in s.layouts[p].occupied():
-            out.extend({"type": "UsePower5", "own": mine, "other": [p, slot]} for mine in own)
+        if p != seat:
+            other = [[p, slot] for slot in s.layouts[p].occupied()]
+            out.append(entry({"type": "UsePower5", "own": own[0], "other": other[0]},
+                             own=one_of(own), other=one_of(other)))
     return out
 
 
 def legal_actions(s: State, seat: int) -> list[dict[str, Any]]:
-    """Every command the seat may send now, as JSON (claims listed whatever the seat knows)."""
+    """Every command the seat may send now, as JSON (claims listed whatever the seat knows),
+    compactly: one ``Keep`` per ``replace`` names the slots ``also_discard`` may be any set of."""
     out: list[dict[str, Any]] = []
     if _may_peek(s, seat):
         out.append({"type": "PeekBottom"})
@@ -154,12 +167,10 @@ def legal_actions(s: State, seat: int) -> list[dict[str, Any]]:
         occupied = s.layouts[seat].occupied()
         multi = s.source == "stock" or s.cfg.multi_any
         for r in occupied:
-            others = [x for x in occupied if x != r]
-            out.append({"type": "Keep", "replace": r, "also_discard": []})
-            if multi:  # every set X, so that discarding all one's cards but r is offered too
-                for k in range(1, len(others) + 1):
-                    out.extend({"type": "Keep", "replace": r, "also_discard": list(xs)}
-                               for xs in combinations(others, k))
+            keep = {"type": "Keep", "replace": r, "also_discard": []}
+            # any set X of the others, so that discarding all one's cards but r is offered too
+            out.append(entry(keep, also_discard=subset_of([x for x in occupied if x != r], most=ARRAY_MAX))
+                       if multi else keep)
         if s.source == "stock" or s.cfg.allow_return:
             out.append({"type": "Release"})
     elif s.step == POWER:

@@ -1,11 +1,11 @@
 // facedown's service worker: keeps the web client's shell so the page opens offline.
 // The shell is fetched network-first (a new version reaches players at once) and served
 // from the cache when the network is away. The API is never cached: a view must be fresh.
-const CACHE = "facedown-shell-v1";
+const CACHE = "facedown-shell-v2";
 const SHELL = [
   "/", "/web/app.css", "/web/manifest.webmanifest", "/web/icon.svg",
   "/web/js/main.js", "/web/js/dom.js", "/web/js/api.js", "/web/js/cards.js", "/web/js/words.js",
-  "/web/js/actions.js", "/web/js/board.js", "/web/js/table.js", "/web/js/history.js", "/web/js/inbox.js",
+  "/web/js/actions.js", "/web/js/choices.js", "/web/js/board.js", "/web/js/table.js", "/web/js/history.js", "/web/js/inbox.js",
   "/web/js/lobby.js", "/web/js/signin.js", "/web/js/replay.js", "/web/js/clock.js",
 ];
 

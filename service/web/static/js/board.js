@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { card } from "./cards.js";
 import * as words from "./words.js";
 import { targets, panel } from "./actions.js";
+import { command, expand } from "./choices.js";
 
 const PHASES = { round_setup: "the deal", setup: "the deal", initial_peek: "the initial peek", turns: "turns",
   final_lap: "the final lap", final_window: "the final window", reveal: "the reveal", game_over: "game over" };
@@ -91,7 +92,9 @@ function notes(view, ctx, spanish) {
 function orders(view, ctx) {
   const ext = view.table.extension || {};
   if (!Array.isArray(ext.orders)) return null;
-  const cancels = new Map(view.legal_actions.filter((a) => a.type === "CancelOrder").map((a) => [a.order_id, a]));
+  // one CancelOrder entry names every live order: a Cancel button beside each
+  const cancels = new Map(view.legal_actions.filter((a) => a.type === "CancelOrder")
+    .flatMap((a) => expand(a, 1000) || [command(a)]).map((a) => [a.order_id, a]));
   return h("section", { class: "orders", "aria-label": "Your standing orders" }, h("h2", {}, "Your standing orders"),
     ext.orders.length ? h("ul", {}, ext.orders.map((o) => h("li", {},
       `${o.order_id}: ${o.claim} ${o.slot ? `your card ${o.slot}` : `${ctx.whose(o.rival)} card ${o.rival_slot}`} on a ${o.rank} `,

@@ -13,6 +13,7 @@ export function context(view, spanish) {
 
 const RANKS = { A: "ace", J: "jack", Q: "queen", K: "king", JK: "joker" };
 const rankWord = (r) => RANKS[r] || r;
+const aRank = (r) => `${/^(ace|8)/.test(rankWord(r)) ? "an" : "a"} ${rankWord(r)}`;
 
 export function cardText(code, ctx) {
   if (!code) return "a face-down card";
@@ -71,10 +72,34 @@ export function action(a, ctx) {
       const what = a.claim === "SnapRival" || a.claim === "MatchRival"
         ? `${ctx.whose(a.rival)} card ${a.rival_slot}` : `your card ${a.slot}`;
       const verb = a.claim.startsWith("Match") ? "match" : "snap";
-      return `Standing order: ${verb} ${what} when a ${rankWord(a.rank)} is discarded${penalty(a.penalty_to)}`;
+      return `Standing order: ${verb} ${what} when ${aRank(a.rank)} is discarded${penalty(a.penalty_to)}`;
     }
     case "CancelOrder": return `Cancel standing order ${a.order_id}`;
     default: return generic(a);
+  }
+}
+
+const FIELDS = {
+  slot: "Your card", replace: "In place of your card", also_discard: "Also throw out your cards",
+  own: "Your card", own_slot: "Your card", rival_slot: "Their card", give_slot: "Giving your card",
+  penalty_to: "A penalty card to", rank: "When this rank is discarded", target: "The card", other: "Their card",
+  a: "One card", b: "The other card", targets: "Look at", slots: "Your cards", close: "Then", order_id: "Order",
+};
+
+/** What a field of a command is, as a form's label says it. */
+export function field(name) { return FIELDS[name] || name.replaceAll("_", " "); }
+
+/** One value a field may take, in words (a choice in a form). */
+export function value(name, v, ctx) {
+  if (Array.isArray(v)) return loc(v, ctx);
+  switch (name) {
+    case "penalty_to": return v === "new" ? "a new place" : `your empty place ${v.slice(6)}`;
+    case "rank": return aRank(v);
+    case "close": return v ? "close (fechei)" : "do not close";
+    case "order_id": return `order ${v}`;
+    case "rival_slot": case "slot": case "replace": case "own": case "own_slot": case "give_slot": case "also_discard":
+    case "slots": return `card ${v}`;
+    default: return String(v);
   }
 }
 
@@ -142,7 +167,7 @@ export function event(e, ctx) {
     case "SetPlayed": return `${Who} discarded ${(d.discard || []).map((c) => cardText(c, ctx)).join(", ")} and took ` +
       (d.take === "stock" ? (d.card ? cardText(d.card, ctx) : "a card") + " from the stock." : `${d.take.slice(5)}.`);
     case "PlayerEliminated": return `${Who} ${who === "you" ? "are" : "is"} out, with ${d.score} points.`;
-    case "OrderPlaced": return `${Who} placed standing order ${d.order_id}` + (d.rank ? ` (on a ${rankWord(d.rank)}).` : ".");
+    case "OrderPlaced": return `${Who} placed standing order ${d.order_id}` + (d.rank ? ` (on ${aRank(d.rank)}).` : ".");
     case "OrderFired": return `Standing order ${d.order_id} fired.`;
     case "OrderCancelled": return `Standing order ${d.order_id} was cancelled (${d.reason}).`;
     case "OrdersRevealed": return "The round's standing orders are revealed.";
