@@ -4,8 +4,9 @@ next): http(s) URLs whose every address is globally routable.
 An address is routable only if it is global and neither multicast nor reserved, and so is
 every IPv4 address it wraps: an IPv4-mapped or NAT64 address is the IPv4 address inside it,
 and a 6to4 or Teredo address must be global both itself and in the IPv4 addresses inside it
-(``[2002:7f00:1::]`` is 6to4 for 127.0.0.1; Teredo's prefix is not global, so none passes). So private, loopback, link-local, shared (100.64.0.0/10, where one
-cloud keeps its metadata service), benchmarking and documentation ranges are all refused.
+(``[2002:7f00:1::]`` is 6to4 for 127.0.0.1; Teredo's prefix is not global, so none passes).
+So private, loopback, link-local, shared (100.64.0.0/10, where one cloud keeps its metadata
+service), benchmarking and documentation ranges are all refused.
 ``FACEDOWN_WEBHOOKS_ALLOW_PRIVATE=1`` lifts the check for tests; production must not set it.
 
 :func:`check` runs when a target is registered and again before each request, after a fresh
