@@ -72,11 +72,19 @@ def _act_as_service_role(conn: psycopg.Connection[Any]) -> None:
         conn.execute(f"SET ROLE {SERVICE_ROLE}")
 
 
+# How long the pool keeps retrying one connection before it gives up on it. psycopg_pool waits
+# 1, 2, 4, 8... s between attempts, but never past this: so no attempt is ever due more than
+# this long after the database is back, however long it was away. Once it gives up, the next
+# request that finds no connection starts a new attempt at once.
+RECONNECT_SECONDS = 1.0
+
+
 class Database:
     """A connection pool for one database URL."""
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10, service_role: bool = True,
-                 timeout: float = 1.5, outage_timeout: float = 0.5) -> None:
+                 timeout: float = 1.5, outage_timeout: float = 0.5,
+                 reconnect_seconds: float = RECONNECT_SECONDS) -> None:
         self.url = url
         self.outage_timeout = min(outage_timeout, timeout)
         self._outage = False  # a connection failed, and none has worked since
@@ -87,6 +95,7 @@ class Database:
             # reconnects in the background and requests succeed again once it is back.
             self.pool: ConnectionPool[Any] = ConnectionPool(
                 url, min_size=min_size, max_size=max_size, open=True, timeout=timeout,
+                reconnect_timeout=reconnect_seconds,
                 kwargs={"autocommit": True, "connect_timeout": max(1, round(timeout))},
                 configure=lambda conn: _configure(conn, service_role),
             )

@@ -84,13 +84,18 @@ def of_player(db: Database, player: uuid.UUID, f: Filters, after: tuple[Any, ...
 def public(db: Database, player: uuid.UUID | None, f: Filters, after: tuple[Any, ...] | None,
            limit: int) -> list[Listed]:
     """A page of the public games, with the caller's seat where they have one."""
-    params: list[Any] = [player]
+    # Without a caller there is no seat to join: a join on ``player_id = NULL`` would fold to
+    # false and drop the join's stream_id equality, which Citus cannot plan (it refused).
+    params: list[Any] = [] if player is None else [player]
     where = ["g.visibility = 'public'", *_where(f, params, player is not None)]
     if after is not None:
         where.append("(g.updated_at, g.stream_id) < (%s::timestamptz, %s::uuid)")
         params.extend(after)
-    sql = (f"SELECT {_G}, p.seat, p.role FROM game_index g LEFT JOIN game_players p"
-           " ON p.stream_id = g.stream_id AND p.player_id = %s"
+    source, seat = "game_index g", "NULL::int, NULL::text"
+    if player is not None:
+        source += " LEFT JOIN game_players p ON p.stream_id = g.stream_id AND p.player_id = %s"
+        seat = "p.seat, p.role"
+    sql = (f"SELECT {_G}, {seat} FROM {source}"
            f" WHERE {' AND '.join(where)} ORDER BY g.updated_at DESC, g.stream_id DESC LIMIT %s")
     params.append(limit)
     n = len(COLUMNS)

@@ -120,6 +120,14 @@ def use_token(db: Database, token_sha256: str, now: datetime) -> tuple[PlayerRow
     return None if row is None else (PlayerRow(row[0], row[1]), row[2])
 
 
+def token_live(db: Database, token_sha256: str) -> bool:
+    """Whether a token is live (not revoked): the read of every authenticated request, one
+    probe of ``player_tokens``'s unique index."""
+    with db.connection() as conn:
+        return conn.execute("SELECT 1 FROM player_tokens WHERE token_sha256 = %s AND revoked_at IS NULL",
+                            (token_sha256,)).fetchone() is not None
+
+
 def by_token_hash(db: Database, token_sha256: str) -> PlayerRow | None:
     """The player of a live token (without recording its use)."""
     with db.connection() as conn:

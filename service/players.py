@@ -19,12 +19,10 @@ from service.presenting import iso
 from service.problems import Problem
 
 HANDLE = re.compile(r"[A-Za-z0-9_-]{3,24}")
-# a worker trusts a token it has seen for this long, then checks it again (and records its
-# use); a revocation reaches every worker at once as a hint (TOKENS_REVOKED), and this
-# time bounds how long one whose hint was lost may still be trusted
+# A worker remembers whose a token is, and records the token's use once in this long; but it
+# asks the database on every request whether the token is still live (one read of an index),
+# so a revocation holds on every worker, strictly, from the moment it is committed.
 TOKEN_RECHECK_SECONDS = 60.0
-TOKENS_REVOKED = "tokens-revoked"  # the hint key: every worker forgets the tokens it trusted
-
 
 def token_digest(token: str) -> str:
     """What is stored of a token: its SHA-256 (the plaintext is shown once and never kept)."""
@@ -121,24 +119,33 @@ def rebuild_players(api: Api) -> int:
 
 
 def authenticate(api: Api, token: str, query: bool = True) -> tuple[str, str] | None:
-    """(player id, name) of a live bearer token, or ``None``; ``query=False``: only if this
-    worker has checked the token lately (no database query)."""
+    """(player id, name) of a live bearer token, or ``None``; ``query=False``: only a token
+    this worker remembers (still checked live), never the look-up of an unknown one."""
     found = authenticated(api, token, query)
     return None if found is None else (found[0], found[1])
 
 
+def remembered(api: Api, token: str) -> str | None:
+    """The player this worker remembers ``token`` to be, with no query: not proof that the
+    token is still live (the rate limiter's key; :func:`authenticated` checks)."""
+    hit = api._tokens.get_(token_digest(token))
+    return None if hit is None else str(hit[0])
+
+
 def authenticated(api: Api, token: str, query: bool = True) -> tuple[str, str, str] | None:
-    """(player id, name, token id) of a live bearer token, or ``None``. A worker checks a token
-    again (and records its use) once a minute; in between it answers from memory."""
+    """(player id, name, token id) of a live bearer token, or ``None``. A token this worker
+    remembers costs one read (is it still live?); once a minute, or for a token it does not
+    remember, the look-up that also records the token's use."""
     digest = token_digest(token)
     hit = api._tokens.get_(digest)
     now = time.monotonic()
     if hit is not None and now - hit[3] < TOKEN_RECHECK_SECONDS:
-        return hit[0], hit[1], hit[2]
+        if players.token_live(api.db, digest):
+            return hit[0], hit[1], hit[2]
+        api._tokens.drop(digest)
+        return None
     if not query:
         return None
-    # listen for revocations before reading the token: one made after the read is heard
-    api.live.on_hint(TOKENS_REVOKED, api._tokens.forget_all)
     used = players.use_token(api.db, digest, api.clock())
     if used is None:
         api._tokens.drop(digest)
@@ -150,7 +157,6 @@ def authenticated(api: Api, token: str, query: bool = True) -> tuple[str, str, s
 
 
 def forget_token(api: Api, digest: str) -> None:
-    """Every worker stops trusting a revoked token at once: this one now, the others when
-    the hint reaches them (they forget every token they trusted, and check again)."""
+    """This worker forgets a revoked token; the others refuse it at its next use all the same
+    (each use reads whether it is live) and forget it then."""
     api._tokens.drop(digest)
-    api.live.hint(TOKENS_REVOKED, 0)

@@ -144,10 +144,10 @@ def install(app: Flask, limiter: RateLimiter) -> None:
     def _limit() -> None:
         if request.path in EXEMPT:
             return
-        from service.api.http import identify  # the API package is registered after this hook
+        from service.api.http import claimed  # the API package is registered after this hook
 
-        who = identify().who  # may itself answer 429 (a spent budget of unknown tokens)
-        wait = budgets.requests.wait("p:" + who[0] if who is not None else address())
+        who = claimed()  # may itself answer 429 (a spent budget of unknown tokens)
+        wait = budgets.requests.wait("p:" + who if who is not None else address())
         if wait > 0:
             raise too_many(wait, f"more than {limiter.rate:g} requests per second; slow down")
         kind = getattr(app.view_functions.get(request.endpoint or ""), "rate_class", None)

@@ -19,7 +19,7 @@ from flask import Response, current_app, g, request
 from marshmallow import Schema, ValidationError, fields
 from werkzeug.exceptions import HTTPException
 
-from service import ratelimit, sessions
+from service import players, ratelimit, sessions
 from service.context import Api, Lru
 from service.players import authenticate, token_digest
 from service.problems import Problem
@@ -216,6 +216,19 @@ def _from_session() -> Identity:
         return Identity(refused=Problem("unauthorized", "your session has ended; sign in again",
                                         headers={"WWW-Authenticate": 'Bearer realm="facedown"'}))
     return found
+
+
+def claimed() -> str | None:
+    """The player this request's token or session cookie belongs to as far as this worker
+    remembers (no query, so not proof that it is live), else as :func:`identify` finds: the
+    rate limiter's key, so that a flood of a known token is refused before any query."""
+    header = request.headers.get("Authorization")
+    token = header.partition(" ")[2].strip() if header is not None else session_cookie()
+    remembered = players.remembered(api(), token) if token else None
+    if remembered is not None:
+        return remembered
+    who = identify().who
+    return None if who is None else who[0]
 
 
 def _unknown_tokens() -> Lru:

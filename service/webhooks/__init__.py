@@ -1,4 +1,5 @@
-"""Signed webhooks (Standard Webhooks): registration, safe targets, signing, delivery.
+"""Signed webhooks (Standard Webhooks): registration, signing, delivery; which targets are
+safe is ``service.outbound``'s check, the one of every request the service sends.
 
 A player registers ``{url, events}`` and gets a secret, shown once. Each notification of a
 subscribed kind puts a delivery in the outbox in the notification's own transaction

@@ -13,7 +13,7 @@ from service.notifying import KINDS
 from service.presenting import iso
 from service.problems import Problem
 from service.webhooks import signing
-from service.webhooks.targets import TargetRefused, check
+from service.outbound import TargetRefused, check
 
 MAX_PER_PLAYER = 10
 MAX_TRIES = 5

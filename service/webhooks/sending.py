@@ -11,7 +11,7 @@ import requests
 from requests.adapters import HTTPAdapter
 
 from service.webhooks import signing
-from service.webhooks.targets import Target, TargetRefused, check
+from service.outbound import Target, TargetRefused, check
 
 CONNECT_TIMEOUT, READ_TIMEOUT = 3.05, 10.0
 

@@ -1,8 +1,11 @@
 """Signing in through the page: a one-time code or a pasted token on another device, signing
-out, the keyboard alone, text a player typed shown as text, and the shell offline."""
+out, the keyboard alone, text a player typed shown as text, signed in from the moment a
+registration answers (whatever is clicked next) or another tab signs in, and the shell offline."""
 from __future__ import annotations
 
 from typing import Any
+
+import requests
 
 from tests.browser.driver import Table
 
@@ -79,6 +82,55 @@ def test_the_keyboard_alone_registers_and_what_a_player_typed_is_shown_as_text(t
         page.wait_for_selector(".inbox[aria-busy=false]")
         assert page.inner_text("#who").startswith(name)
         assert page.locator("img").count() == 0 and page.title() != "1"
+    finally:
+        ctx.close()
+
+
+def test_a_player_who_goes_elsewhere_before_continue_is_signed_in_and_keeps_the_token_note(table: Table) -> None:
+    ctx, page = _fresh(table)
+    try:
+        page.goto(table.url + "/")
+        page.wait_for_selector("#register-form")
+        assert not page.locator("nav").is_visible()  # nothing to go to before signing in
+        page.fill("#reg-name", "wanderer")
+        page.click("#register")
+        token = page.input_value("#new-token")
+        assert page.locator("nav").is_visible()
+        page.goto(table.url + "/#/lobby")  # typed in the address bar: the same page, a new route
+        page.wait_for_selector(".lobby[aria-busy=false]")
+        page.click("a.brand")  # the inbox, by the link the page always shows
+        page.wait_for_selector(".inbox[aria-busy=false]")
+        page.click("nav a[href='#/lobby']")
+        page.wait_for_selector(".lobby[aria-busy=false]")
+        assert page.locator("#register-form").count() == 0
+        assert page.inner_text("#who").startswith("wanderer (@")
+        assert page.input_value("#new-token") == token  # still there to copy, on every page
+        page.click("#continue")
+        assert page.locator("#new-token").count() == 0
+        page.wait_for_selector(".lobby[aria-busy=false]")
+        page.reload()
+        page.wait_for_selector(".lobby[aria-busy=false]")
+        assert page.locator("#register-form").count() == 0
+        me = requests.get(table.url + "/v1/me/tokens", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        assert [t["label"] for t in me.json()["tokens"]] == ["registration", "web session"]  # one account
+    finally:
+        ctx.close()
+
+
+def test_a_tab_showing_the_sign_in_form_is_signed_in_when_another_tab_has_signed_in(table: Table) -> None:
+    ctx, first = _fresh(table)
+    try:
+        first.goto(table.url + "/")
+        first.wait_for_selector("#register-form")
+        second = ctx.new_page()
+        second.goto(table.url + "/")
+        second.fill("#reg-name", "two tabs")
+        second.click("#register")
+        second.click("#continue")
+        second.wait_for_selector(".inbox[aria-busy=false]")
+        first.click("a.brand")  # the first tab asks the server again before it shows the form
+        first.wait_for_selector(".inbox[aria-busy=false]")
+        assert first.inner_text("#who").startswith("two tabs (@")
     finally:
         ctx.close()
 

@@ -53,3 +53,48 @@ def test_a_busy_pool_is_no_outage_and_a_request_waits_its_whole_time(database_ur
     with db.connection() as conn:
         assert conn.execute("SELECT 1").fetchone() == (1,)
     db.close()
+
+
+def test_however_long_the_database_is_away_the_pool_tries_again_at_least_every_second() -> None:
+    """The pool's back-off (1, 2, 4, 8... s between attempts) is capped by its
+    ``reconnect_timeout``, ours: so its next attempt, and with it the service's return, is never
+    more than about a second after the database's. Over five seconds of an outage the attempts
+    (counted by a listener that hangs up on each, as a database that is going away does) never
+    leave a gap longer than that, while requests keep coming; the old pool's grew to 4 s here,
+    and to 8 s and more after longer outages."""
+    import socket
+
+    from events.db import RECONNECT_SECONDS
+
+    assert RECONNECT_SECONDS <= 1.0
+    attempts: list[float] = []
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def hang_up() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            attempts.append(time.monotonic())
+            conn.close()
+
+    listener = threading.Thread(target=hang_up, daemon=True)
+    listener.start()
+    db = Database(f"host=127.0.0.1 port={server.getsockname()[1]} user=nobody dbname=none", service_role=False)
+    try:
+        assert db.pool.reconnect_timeout == RECONNECT_SECONDS
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 5.0:
+            _failing_after(db)
+            time.sleep(0.1)
+        gaps = [b - a for a, b in zip(attempts, attempts[1:])]
+        assert attempts and attempts[0] - t0 < 0.5 and time.monotonic() - attempts[-1] < 1.6
+        assert max(gaps) < 1.6, [round(g, 2) for g in gaps]
+    finally:
+        stop.set()
+        listener.join(5)
+        db.close()
+        server.close()

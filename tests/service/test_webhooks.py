@@ -150,9 +150,10 @@ def test_private_and_malformed_targets_are_refused_unless_allowed(live: Live, db
     assert r.status_code == 422 and "your_turn" in r.text
     for strict in serve(db_factory.new()):  # type: ignore[attr-defined]  # the default: private refused
         q = strict.player("strict")
-        for url in ("http://127.0.0.1:8080/hook", "http://10.1.2.3/", "http://[::1]/", "http://169.254.169.254/"):
+        for url in ("http://127.0.0.1:8080/hook", "http://10.1.2.3/", "http://[::1]/", "http://169.254.169.254/",
+                    "http://100.100.100.200/", "http://[2002:7f00:1::]/", "http://[2002:a9fe:a9fe::]/"):
             r = q.post("/v1/me/webhooks", {"url": url})
-            assert r.status_code == 422 and "private" in r.json()["detail"], (url, r.text)
+            assert r.status_code == 422 and "not globally routable" in r.json()["detail"], (url, r.text)
 
 
 def test_a_removed_webhook_gets_nothing_more_and_is_gone_from_the_list(live: Live) -> None:

@@ -8,22 +8,32 @@ function field(id, text, attrs = {}) {
   return h("div", { class: "field" }, h("label", { for: id }, text), h("input", { id, name: id, ...attrs }));
 }
 
+/**
+ * "Keep this token": the registration's token, shown once, in ``slot`` (outside the routed
+ * page, so that it stays while the player goes anywhere) until they press Continue.
+ */
+export function showToken(slot, token) {
+  clear(slot).append(h("section", { class: "note keep", "aria-labelledby": "h-keep" },
+    h("h2", { id: "h-keep" }, "Keep this token"),
+    h("p", {}, "It signs you in anywhere, and lets programs (bots, the SDK) play for you. It is shown once. "
+      + "You are signed in already."),
+    h("input", { readonly: true, value: token, class: "link", "aria-label": "Your token", id: "new-token" }),
+    h("button", { type: "button", class: "primary", id: "continue",
+      onclick: () => { clear(slot); document.getElementById("main").focus(); } }, "Continue")));
+  slot.hidden = false;
+  document.getElementById("new-token").focus();
+}
+
+export function hideToken(slot) {
+  clear(slot).hidden = true;
+}
+
+/** The sign-in page; ``onSignedIn`` gets the new session (with ``token`` after a registration)
+ * at once: the session cookie is set from then on, whatever the player does next. */
 export function mountSignIn(main, onSignedIn) {
-  const shown = h("div", { id: "registered" });
   const done = async (promise) => {
     try {
-      const out = await promise;
-      api.setCsrf(out.csrf_token);
-      if (out.token) {
-        clear(shown).append(h("section", { class: "note keep", "aria-labelledby": "h-keep" },
-          h("h2", { id: "h-keep" }, "Keep this token"),
-          h("p", {}, "It signs you in anywhere, and lets programs (bots, the SDK) play for you. It is shown once."),
-          h("input", { readonly: true, value: out.token, class: "link", "aria-label": "Your token", id: "new-token" }),
-          h("button", { type: "button", class: "primary", id: "continue", onclick: () => onSignedIn(out) }, "Continue")));
-        document.getElementById("new-token").focus();
-        return;
-      }
-      onSignedIn(out);
+      onSignedIn(await promise);
     } catch (err) {
       toast(err.message);
     }
@@ -52,7 +62,6 @@ export function mountSignIn(main, onSignedIn) {
   clear(main).append(h("div", { class: "signin" },
     h("h1", {}, "Play facedown"),
     h("p", {}, "Pedro, Least Score, 4 Cartas and Corte, by correspondence: one move at a time, over days."),
-    shown,
     h("div", { class: "columns" },
       h("section", { "aria-labelledby": "h-new" }, h("h2", { id: "h-new" }, "New here"), register),
       h("section", { "aria-labelledby": "h-back" }, h("h2", { id: "h-back" }, "Already playing"), code, token))));
