@@ -68,13 +68,15 @@ from __future__ import annotations
 
 # What code outside this package may use: the ruleset, its own commands and events (the
 # shared ones are in domain.messages), its state and the helpers that tests and bots call.
+from domain.rules.cuatro_cartas.events import (
+    CallMade, CardDiscarded, CardReplaced, CardsLooked, ClaimResolved, FinalWindowOpened, PeekChosen,
+    PenaltyCardDealt, PenaltySkipped, PowerFizzled, PowerSkipped, PowerStarted, RoundDealt, RoundRevealed,
+    RoundScored, StockReshuffled, SwapDeclined, WindowWon,
+)
 from domain.rules.cuatro_cartas.flow import game_winners
 from domain.rules.cuatro_cartas.model import (
-    State, closer_score, layout_total, ChoosePeek, Close, DiscardDrawn, Look, Match, MatchGroup,
-    MatchRival, NoSwap, Replace, SkipPower, Swap, CallMade, CardDiscarded, CardReplaced,
-    CardsLooked, ClaimResolved, FinalWindowOpened, PeekChosen, PenaltyCardDealt, PenaltySkipped,
-    PowerFizzled, PowerSkipped, PowerStarted, RoundDealt, RoundRevealed, RoundScored,
-    StockReshuffled, SwapDeclined, WindowWon,
+    ChoosePeek, Close, DiscardDrawn, Look, Match, MatchGroup, MatchRival, NoSwap, Replace, SkipPower, State, Swap,
+    closer_score, layout_total,
 )
 from domain.rules.cuatro_cartas.ruleset import RULESET
 

@@ -11,11 +11,12 @@ from domain.messages import (
     CardDrawn, CardsSwapped, GameEnded, GameStarted, Passed, TimeoutApplied, TurnSkipped, TurnStarted,
     WindowClosed, WindowOpened,
 )
-from domain.rules.cuatro_cartas.model import (
-    BASE_SLOTS_N, ORDER_CLAIMS, CallMade, CardDiscarded, CardReplaced, CardsLooked, ClaimResolved, FinalWindowOpened,
-    Opts, PeekChosen, PenaltyCardDealt, PenaltySkipped, PowerFizzled, PowerSkipped, PowerStarted, RoundDealt,
-    RoundRevealed, RoundScored, State, StockReshuffled, SwapDeclined, WindowWon, with_,
+from domain.rules.cuatro_cartas.events import (
+    CallMade, CardDiscarded, CardReplaced, CardsLooked, ClaimResolved, FinalWindowOpened, PeekChosen,
+    PenaltyCardDealt, PenaltySkipped, PowerFizzled, PowerSkipped, PowerStarted, RoundDealt, RoundRevealed,
+    RoundScored, StockReshuffled, SwapDeclined, WindowWon,
 )
+from domain.rules.cuatro_cartas.model import BASE_SLOTS_N, ORDER_CLAIMS, Opts, State, with_
 from domain.table import BASE_SLOTS, Layout, Window
 
 

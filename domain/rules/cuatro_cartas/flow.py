@@ -17,12 +17,13 @@ from domain.messages import (
     CardDrawn, CardsSwapped, GameEnded, GameStarted, TurnSkipped, TurnStarted, WindowClosed, WindowOpened,
 )
 from domain.moments import Moments, no_turn
-from domain.rules.cuatro_cartas.evolve import MEMO, evolve
-from domain.rules.cuatro_cartas.model import (
-    BASE_SLOTS_N, LOOKS, NAME, POWER_RANKS, CallMade, CardDiscarded, CardReplaced, CardsLooked, ClaimResolved,
-    FinalWindowOpened, PeekChosen, PenaltyCardDealt, PenaltySkipped, PowerFizzled, PowerSkipped, PowerStarted,
-    RoundDealt, RoundRevealed, RoundScored, State, StockReshuffled, SwapDeclined, closer_score, layout_total,
+from domain.rules.cuatro_cartas.events import (
+    CallMade, CardDiscarded, CardReplaced, CardsLooked, ClaimResolved, FinalWindowOpened, PeekChosen,
+    PenaltyCardDealt, PenaltySkipped, PowerFizzled, PowerSkipped, PowerStarted, RoundDealt, RoundRevealed,
+    RoundScored, StockReshuffled, SwapDeclined,
 )
+from domain.rules.cuatro_cartas.evolve import MEMO, evolve
+from domain.rules.cuatro_cartas.model import BASE_SLOTS_N, LOOKS, NAME, POWER_RANKS, State, closer_score, layout_total
 from domain.table import next_seat
 from domain.tiebreak import break_tie
 

@@ -12,10 +12,9 @@ from domain.ruleset import OptionSpec, resolve_options
 from domain.rules.cuatro_cartas import flow
 from domain.rules.cuatro_cartas import view as seen
 from domain.rules.cuatro_cartas.decide import decide
+from domain.rules.cuatro_cartas.events import EVENT_TYPES
 from domain.rules.cuatro_cartas.evolve import evolve
-from domain.rules.cuatro_cartas.model import (
-    COMMAND_TYPES, EVENT_TYPES, MAX_PLAYERS, MIN_PLAYERS, NAME, OPTIONS, ORDER_CLAIMS, State,
-)
+from domain.rules.cuatro_cartas.model import COMMAND_TYPES, MAX_PLAYERS, MIN_PLAYERS, NAME, OPTIONS, ORDER_CLAIMS, State
 from domain.table import cards_on_table
 
 

@@ -14,13 +14,15 @@ from domain.choices import entry, one_of, subset_of
 from domain.codec import renamed, typed
 from domain.messages import CardDrawn, Draw, Pass, SkipTurn
 from domain.rules.cuatro_cartas.claims import ORDER_PHASES
+from domain.rules.cuatro_cartas.events import (
+    CardsLooked, ClaimResolved, PeekChosen, PenaltyCardDealt, RoundDealt, StockReshuffled,
+)
 from domain.rules.cuatro_cartas.flow import (
     TURN_PHASES, can_close_instead, can_draw, eligible, look_ends_turn, must_replace, pile_can_supply,
     stock_can_supply, swap_ok,
 )
 from domain.rules.cuatro_cartas.model import (
-    LOOKS, NAME, CardsLooked, ChoosePeek, ClaimResolved, Close, DiscardDrawn, NoSwap, PeekChosen,
-    PenaltyCardDealt, Replace, RoundDealt, SkipPower, State, StockReshuffled,
+    LOOKS, NAME, ChoosePeek, Close, DiscardDrawn, NoSwap, Replace, SkipPower, State,
 )
 
 # -- view -----------------------------------------------------------------------------------------
