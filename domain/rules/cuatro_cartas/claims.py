@@ -20,8 +20,9 @@ from domain.moments import no_turn
 from domain.orders import PlaceOrder
 from domain.rules.cuatro_cartas import flow
 from domain.rules.cuatro_cartas.events import ClaimResolved, WindowWon
-from domain.rules.cuatro_cartas.flow import check_final, eligible, end_round, penalty, player, start_power
+from domain.rules.cuatro_cartas.flow import check_final, eligible, end_round, penalty
 from domain.rules.cuatro_cartas.model import ORDER_CLAIMS, POWER_RANKS, Match, MatchGroup, MatchRival, State
+from domain.rules.cuatro_cartas.turn import player, start_power
 from domain.table import Window
 from domain.windows import require_window
 
