@@ -35,28 +35,24 @@ from __future__ import annotations
 
 import atexit
 import fcntl
-import hashlib
 import os
 import pwd
 import re
-import secrets
-import shutil
-import subprocess
 import threading
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from events.pg_binaries import EmbeddedPostgresError, find_bindir, is_complete, pg_major
+from events.pg_binaries import EmbeddedPostgresError, find_bindir
+from events.pg_cluster import DATABASE, initdb, run, server_bindir
 from events.pg_host import (
-    ROOT_BASE, Flock, PidInfo, RunAs, can_traverse, clean_env, default_data_dir, is_postmaster_of, is_root,
-    mkdirs, pid_alive, read_pidfile, server_user,
+    ROOT_BASE, Flock, RunAs, can_traverse, default_data_dir, is_postmaster_of, is_root, mkdirs, read_pidfile,
+    server_user,
 )
-from events.ports import free_port
+from events.pg_postmaster import dsn_for, launch, live_server
 
 __all__ = [
     "EmbeddedPostgres",
@@ -66,18 +62,6 @@ __all__ = [
     "drop_database",
     "find_bindir",
 ]
-
-SUPERUSER = "postgres"
-DATABASE = "facedown"
-SOCKET_PORT = 55432  # only names the socket file (.s.PGSQL.55432); never 5432
-PASSWORD_FILE = "facedown.password"
-LOG_FILE = "facedown-server.log"
-START_TIMEOUT = 30.0
-_SUN_PATH_MAX = 100  # sockaddr_un.sun_path is 104 (BSD) / 108 (Linux) bytes incl. NUL
-# trust on the private socket (its directory is 0700); a password on TCP (the fallback)
-_INITDB_AUTH = ("--locale=C", "--auth-local=trust", "--auth-host=scram-sha-256")
-
-
 
 _LIVE: set[EmbeddedPostgres] = set()
 
@@ -95,7 +79,9 @@ atexit.register(_stop_all_at_exit)
 
 
 class EmbeddedPostgres:
-    """A private PostgreSQL cluster in ``data_dir`` (see the module docstring)."""
+    """A private PostgreSQL cluster in ``data_dir`` (see the module docstring): its lifetime and
+    locks here, its files in :mod:`events.pg_cluster`, its server process in
+    :mod:`events.pg_postmaster`."""
 
     def __init__(self, data_dir: Path | str | None = None) -> None:
         self.data_dir = Path(
@@ -128,12 +114,12 @@ class EmbeddedPostgres:
             run_as = self._run_as = self._who()
             self._prepare_parent(run_as)
             with Flock(self._sidecar(".lock")):
-                info = self._live_server()
+                info = live_server(self.data_dir)
                 if info is None:
                     if not (self.data_dir / "PG_VERSION").exists():
-                        self._initdb(run_as)
-                    info = self._launch(run_as)
-                dsn = self._dsn_for(info)
+                        initdb(self.data_dir, run_as)
+                    info = launch(self.data_dir, run_as)
+                dsn = dsn_for(self.data_dir, info)
                 self._ensure_database(dsn)
                 if self._users is None or self._owner_pid != os.getpid():
                     self._users = Flock(self._sidecar(".users"))
@@ -169,9 +155,9 @@ class EmbeddedPostgres:
                     info = read_pidfile(self.data_dir)
                     if info is None or not is_postmaster_of(info.pid, self.data_dir):
                         return
-                    pg_ctl = str(self._bindir(run_as) / "pg_ctl")
+                    pg_ctl = str(server_bindir(self.data_dir, run_as) / "pg_ctl")
                     argv = [pg_ctl, "stop", "-D", str(self.data_dir), "-m", "fast", "-w", "-s"]
-                    r = self._run(run_as, [*argv, "-t", "60"])
+                    r = run(run_as, [*argv, "-t", "60"])
                     if r.returncode != 0 and self.running():
                         raise EmbeddedPostgresError(f"pg_ctl stop failed: {r.stderr.strip()}")
                 finally:
@@ -212,239 +198,6 @@ class EmbeddedPostgres:
                 f"existing directories: use a data dir under {ROOT_BASE} or /tmp/<new dir>, "
                 f"set FACEDOWN_PGDATA, or run as a normal user"
             )
-
-    def _bindir(self, run_as: RunAs) -> Path:
-        want = None
-        try:
-            want = int((self.data_dir / "PG_VERSION").read_text().strip())
-        except (FileNotFoundError, ValueError):
-            pass
-        d = find_bindir(want)
-        if run_as.uid is not None and not can_traverse(d / "postgres", run_as):
-            d = self._copy_bindir(d, run_as)
-        return d
-
-    def _copy_bindir(self, bindir: Path, run_as: RunAs) -> Path:
-        """As root, wheel binaries under /root are unreachable for the server user: copy the
-        installation (bin, lib, share, plus the wheel's ``pgserver.libs`` that the binaries'
-        RPATH ``$ORIGIN/../../../pgserver.libs`` points to) into a root-owned, world-readable
-        directory under /var/lib/facedown instead of chmod'ing anything."""
-        install = bindir.parent  # .../site-packages/pgserver/pginstall
-        libs = install.parent.parent / f"{install.parent.name}.libs"
-        st = (bindir / "postgres").stat()
-        key = hashlib.sha256(f"{install}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:12]
-        dst = ROOT_BASE / "pginstall" / f"{pg_major(bindir)}-{key}"
-        rel_bin = Path(install.parent.name) / install.name / "bin"
-        if not is_complete(dst / rel_bin):
-            mkdirs(dst.parent, 0o755)
-            tmp = dst.with_name(dst.name + f".tmp{os.getpid()}")
-            shutil.rmtree(tmp, ignore_errors=True)
-            tmp.mkdir(mode=0o755)
-            (tmp / install.parent.name).mkdir(mode=0o755)
-            shutil.copytree(
-                install,
-                tmp / install.parent.name / install.name,
-                symlinks=True,
-                ignore=shutil.ignore_patterns("include"),
-            )
-            if libs.is_dir():
-                shutil.copytree(libs, tmp / libs.name, symlinks=True)
-            for root, dirs, files in os.walk(tmp):
-                os.chmod(root, 0o755)
-                for f in files:
-                    fp = os.path.join(root, f)
-                    if not os.path.islink(fp):
-                        os.chmod(fp, (os.stat(fp).st_mode & 0o7777) | 0o444)
-            try:
-                os.rename(tmp, dst)
-            except OSError:  # a concurrent copier won
-                shutil.rmtree(tmp, ignore_errors=True)
-        if not can_traverse(dst / rel_bin / "postgres", run_as):
-            raise EmbeddedPostgresError(
-                f"server user {run_as.name!r} cannot execute {dst / rel_bin}"
-            )
-        return dst / rel_bin
-
-    def _run(self, run_as: RunAs, argv: list[str], **kw) -> subprocess.CompletedProcess:
-        env = clean_env() | kw.pop("env", {})
-        return subprocess.run(
-            argv,
-            check=False,
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd="/",
-            **run_as.kwargs(),
-            **kw,
-        )
-
-    def _live_server(self) -> PidInfo | None:
-        """The running server of this data dir (waiting out starting/stopping), or None.
-
-        A stale postmaster.pid (process gone, or a different process now has that pid) is
-        removed so that the postmaster will start."""
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            info = read_pidfile(self.data_dir)
-            if info is None:
-                return None
-            if info.status == "garbled":
-                if time.monotonic() > deadline:
-                    raise EmbeddedPostgresError(f"unreadable {self.data_dir}/postmaster.pid")
-            elif not is_postmaster_of(info.pid, self.data_dir):
-                # re-read: the postmaster may have just exited and removed the file itself
-                again = read_pidfile(self.data_dir)
-                if again == info:
-                    try:
-                        (self.data_dir / "postmaster.pid").unlink()
-                    except FileNotFoundError:
-                        pass
-                    return None
-                continue
-            elif info.status == "ready":
-                return info
-            elif time.monotonic() > deadline:
-                raise EmbeddedPostgresError(
-                    f"server of {self.data_dir} (pid {info.pid}) stuck in state {info.status!r}"
-                )
-            time.sleep(0.01)
-
-    def _use_tcp(self) -> bool:
-        if os.environ.get("FACEDOWN_PG_TCP", "") not in ("", "0"):
-            return True
-        return (
-            len(os.fsencode(str(self.data_dir))) + len(f"/.s.PGSQL.{SOCKET_PORT}") > _SUN_PATH_MAX
-        )
-
-    def _initdb(self, run_as: RunAs) -> None:
-        d = self.data_dir
-        if d.exists() and any(d.iterdir()):
-            raise EmbeddedPostgresError(
-                f"{d} is not empty and holds no PostgreSQL cluster (no PG_VERSION); "
-                f"remove it or choose another data dir"
-            )
-        bindir = self._bindir(run_as)
-        in_place = d.exists()
-        target = d if in_place else d.with_name(f".{d.name}.initdb-{os.getpid()}")
-        if not in_place:  # leftovers of initdb runs killed half-way (we hold the lock)
-            for old in d.parent.glob(f".{d.name}.initdb-*"):
-                shutil.rmtree(old, ignore_errors=True)
-        target.mkdir(mode=0o700, exist_ok=in_place)
-        if run_as.uid is not None:
-            os.chown(target, run_as.uid, run_as.gid)  # the data dir itself, never a parent
-        os.chmod(target, 0o700)
-        password = secrets.token_urlsafe(24)
-        # initdb must read the password from a file the server user may open (a pipe of
-        # ours on /dev/stdin is not): a 0600 file of its own next to the data dir
-        pwfile = d.with_name(f".{d.name}.pw-{os.getpid()}")
-        fd = os.open(pwfile, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(password + "\n")
-            if run_as.uid is not None:
-                os.chown(pwfile, run_as.uid, run_as.gid)
-            argv = [str(bindir / "initdb"), "-D", str(target), "-U", SUPERUSER, "-E", "UTF8"]
-            r = self._run(run_as, [*argv, *_INITDB_AUTH, f"--pwfile={pwfile}"])
-        finally:
-            pwfile.unlink(missing_ok=True)
-        if r.returncode != 0:
-            if not in_place:
-                shutil.rmtree(target, ignore_errors=True)
-            raise EmbeddedPostgresError(f"initdb failed:\n{r.stdout}\n{r.stderr}")
-        pw = target / PASSWORD_FILE
-        fd = os.open(pw, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(password)
-        if run_as.uid is not None:
-            os.chown(pw, run_as.uid, run_as.gid)
-        if not in_place:
-            os.rename(target, d)
-
-    def _launch(self, run_as: RunAs) -> PidInfo:
-        bindir = self._bindir(run_as)
-        d = self.data_dir
-        if self._use_tcp():
-            port = free_port()
-            settings = {
-                "listen_addresses": "127.0.0.1",
-                "port": port,
-                "unix_socket_directories": "",
-            }
-        else:
-            settings = {
-                "listen_addresses": "",  # no TCP at all
-                "port": SOCKET_PORT,
-                "unix_socket_directories": d,
-                "unix_socket_permissions": "0700",
-            }
-        net = [arg for k, v in settings.items() for arg in ("-c", f"{k}={v}")]
-        argv = [str(bindir / "postgres"), "-D", str(d), *net]
-        # double fork through sh so that the postmaster is re-parented to init (no zombie
-        # child of ours, and it survives our exit until someone stops it)
-        script = 'umask 077; "$@" </dev/null >>"$LOGFILE" 2>&1 & echo $!'
-        log = d / LOG_FILE
-        try:
-            if log.stat().st_size > 1 << 20:
-                os.replace(log, log.with_name(LOG_FILE + ".old"))
-        except OSError:
-            pass
-        deadline = time.monotonic() + START_TIMEOUT
-        attempt = 0
-        while True:
-            attempt += 1
-            self._remove_stale_socket_locks()
-            r = self._run(run_as, ["/bin/sh", "-c", script, "sh", *argv], env={"LOGFILE": str(log)})
-            if r.returncode != 0 or not r.stdout.strip().isdigit():
-                raise EmbeddedPostgresError(f"cannot launch postgres: {r.stderr.strip()}")
-            pid = int(r.stdout.strip())
-            while True:
-                info = read_pidfile(d)
-                if info and info.pid == pid and info.status == "ready":
-                    return info
-                if not pid_alive(pid):
-                    break  # it died: retry (e.g. stale shared memory still attached) or fail
-                if time.monotonic() > deadline:
-                    raise EmbeddedPostgresError(
-                        f"postgres did not become ready:\n{self._log_tail()}"
-                    )
-                time.sleep(0.005)
-            log = self._log_tail()
-            retriable = "still in use" in log or "already exists" in log or "lock file" in log
-            if not retriable or time.monotonic() > deadline:
-                raise EmbeddedPostgresError(f"postgres failed to start:\n{log}")
-            other = self._live_server()  # removes a stale pid file; maybe someone else's server
-            if other is not None:
-                return other
-            time.sleep(min(0.05 * attempt, 0.5))
-
-    def _remove_stale_socket_locks(self) -> None:
-        """Remove ``.s.PGSQL.<port>.lock`` files (and sockets) of a dead postmaster.
-
-        postgres itself treats a lock whose pid still exists as live, and the pid of a
-        postmaster killed with -9 can linger as a zombie (or be reused) for a while."""
-        for lock in self.data_dir.glob(".s.PGSQL.*.lock"):
-            try:
-                pid = int(lock.read_text().split("\n", 1)[0])
-            except (OSError, ValueError):
-                continue
-            if not is_postmaster_of(pid, self.data_dir):
-                lock.unlink(missing_ok=True)
-                Path(str(lock)[: -len(".lock")]).unlink(missing_ok=True)
-
-    def _log_tail(self, n: int = 20) -> str:
-        try:
-            return "\n".join(
-                (self.data_dir / LOG_FILE).read_text(errors="replace").splitlines()[-n:]
-            )
-        except OSError as e:
-            return f"(no log: {e})"
-
-    def _dsn_for(self, info: PidInfo) -> str:
-        if not info.socket_dir:  # TCP fallback
-            password = (self.data_dir / PASSWORD_FILE).read_text().strip()
-            return f"postgresql://{SUPERUSER}:{quote(password, safe='')}@{info.listen}:{info.port}/{DATABASE}"
-        host = info.socket_dir or str(self.data_dir)
-        return f"postgresql://{SUPERUSER}@/{DATABASE}?host={quote(host, safe='/')}&port={info.port}"
 
     def _ensure_database(self, dsn: str) -> None:
         admin = make_conninfo(dsn, dbname="postgres")
