@@ -95,7 +95,7 @@ def make_app(database_url: str) -> Iterator[Any]:
     """``make(**config)``: an app on this test's database (``config`` overrides the rest), its
     workers, listeners and pools closed when the test ends, not left running until the process
     does (where they outlived the database and warned of it)."""
-    from service.app import close_app, create_app
+    from service.http.app import close_app, create_app
 
     made: list[Any] = []
 

@@ -2,8 +2,8 @@
 
 ``register(app)`` mounts ``GET /v1/games/{id}/audit`` and ``.../audit/view``. The
 rest of the package is pure (standard library + ``domain`` + ``events.canonical`` + the pure
-service modules ``service.gamestate``, ``service.clock``, ``service.seating`` +
-``service.fairness``) so that ``facedown audit verify`` needs no server or database.
+service modules ``service.model.game``, ``service.model.clock``, ``service.model.seating`` +
+``service.model.fairness``) so that ``facedown audit verify`` needs no server or database.
 """
 from __future__ import annotations
 
@@ -11,6 +11,6 @@ from typing import Any
 
 
 def register(app: Any) -> None:
-    from service.audit.http import register as _register
+    from service.http.routes.audit import register as _register
 
     _register(app)

@@ -17,7 +17,7 @@ from domain import bots, codec, rules
 from domain.choices import command, pick
 from events.canonical import GENESIS, chain_hash, event_body
 from events.store import EventStore, NewEvent
-from service import fairness
+from service.model import fairness
 
 
 @dataclass

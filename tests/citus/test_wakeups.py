@@ -16,7 +16,7 @@ from events.citus_cluster import LocalCluster
 from events.db import Database, connect
 from events.notify import Listener
 from events.store import EventStore, NewEvent
-from service.live import Live
+from service.adapters.wakeups import Live
 
 ROUNDS = 20
 

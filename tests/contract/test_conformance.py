@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from service.contract import conformance
+from service.tools.contract import conformance
 from tests.sdk.conftest import Served, facedown_serve
 from tests.service.helpers import Live, serve
 
 
 def test_the_conformance_kit_passes_against_facedown_serve(served: Served) -> None:
-    proc = subprocess.run([sys.executable, "-c", "from service.cli import main; main()", "conformance", served.url],
+    proc = subprocess.run([sys.executable, "-c", "from service.entrypoints.cli import main; main()", "conformance", served.url],
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for name in ("corte", "cuatro-cartas", "pedro", "least-score"):
@@ -45,8 +45,8 @@ def _leaky(view: Any) -> Any:
 
 @pytest.fixture
 def leaky_server(db_factory: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[Live]:
-    from service import commands
-    from service.api import routes
+    from service.usecases import playing as commands
+    from service.http.routes import games as routes
 
     monkeypatch.setattr(routes, "view", _leaky(routes.view))
     monkeypatch.setattr(commands, "view", _leaky(commands.view))

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from service.check.corpus import cases
-from service.cli import main
-from service.lobby import available
+from service.tools.check.corpus import cases
+from service.entrypoints.cli import main
+from service.usecases.lobby import available
 
 pytestmark = pytest.mark.e2e
 

@@ -263,7 +263,7 @@ def test_a_bad_if_match_or_idempotency_key_is_400(live: Live, game: Any) -> None
 
 def test_the_players_can_be_rebuilt_from_the_events(live: Live) -> None:
     from events import players
-    from service.players import authenticate, rebuild_players
+    from service.usecases.accounts import authenticate, rebuild_players
 
     someone = live.player("rebuilt")
     api = live.app.extensions["facedown_api"]
@@ -279,7 +279,7 @@ def test_the_players_can_be_rebuilt_from_the_events(live: Live) -> None:
 
 def test_the_game_index_can_be_rebuilt_from_the_events(live: Live) -> None:
     from events import game_index
-    from service.projections import rebuild_index
+    from service.adapters.projections import rebuild_index
 
     start_game(live, RULESETS[0])
     api = live.app.extensions["facedown_api"]

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from service.cli import main
+from service.entrypoints.cli import main
 
 Bench = Callable[..., dict[str, Any]]
 SHORT = {
@@ -132,7 +132,7 @@ def test_bench_stream_wakes_every_waiter(bench: Bench) -> None:
 
 
 def test_bench_report_renders_every_benchmark_with_its_targets_and_floors(bench: Bench, tmp_path: Any) -> None:
-    from service.bench.report import plot, render, speed_gauge
+    from service.tools.bench.report import plot, render, speed_gauge
 
     store, rules = bench("store", *SHORT["store"]), bench("rules", *SHORT["rules"])
     load, length = [bench("api", *SHORT["api"])], bench("length", *SHORT["length"])

@@ -10,7 +10,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from service.bench.cpu import CpuMeter, Processes, tree
+from service.tools.bench.cpu import CpuMeter, Processes, tree
 
 BURN = "SELECT count(*) FROM generate_series(1, 4000000)"  # some hundreds of ms of one backend's CPU
 

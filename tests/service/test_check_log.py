@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from service.check.harness import Ack, held_against
+from service.tools.check.harness import Ack, held_against
 
 
 def _event(version: int, player: str | None, key: str | None, type_: str = "Played",

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import requests
 
-from service.contract.check import Contract
+from service.tools.contract.check import Contract
 from tests.service import contract_watch
 from tests.service.helpers import Live, serve
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from service.deadlines import sweep
+from service.usecases.sweep import sweep
 from tests.service.helpers import Live, acting, serve, start_game
 from tests.service.lifecycle.clocked import Clock
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from service import memo
+from service.model import caches as memo
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from service.contract.conformance import SHORT
+from service.tools.contract.conformance import SHORT
 from tests.service.conftest import RULESETS
 from tests.service.helpers import Live, Player, acting, serve, start_game
 from tests.service.sse_client import Stream

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from service.outbound import TargetRefused, check, routable
-from service.webhooks import sending
+from service.adapters.outbound import TargetRefused, check, routable
+from service.adapters.webhooks import sending
 from tests.service.webhook_receiver import receiver
 
 REFUSED = [

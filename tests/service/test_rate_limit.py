@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from service.ratelimit import RateLimiter
+from service.http.rate_limits import RateLimiter
 
 
 class Ticks:

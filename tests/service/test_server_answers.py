@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from service.bench.http import Server
+from service.tools.bench.http import Server
 
 HOST = b"Host: test\r\n"
 # name -> (raw request, status, who answers: "gunicorn" (text/html) or "app" (problem+json))

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from domain import rules
 from domain.simulation import play
-from service.cli_simulate import simulate
+from service.entrypoints.cli_simulate import simulate
 
 
 @pytest.mark.parametrize("ruleset, bot, games", [("corte", "greedy", 40), ("cuatro-cartas", "greedy", 40),

@@ -12,8 +12,8 @@ import psycopg
 import pytest
 from flask.testing import FlaskClient
 
-from service import snapshots
-from service.gamestate import fingerprint
+from service.model import snapshots
+from service.model.game import fingerprint
 
 
 @pytest.fixture

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from service.contract.conformance import SHORT
-from service.webhooks import signing
-from service.webhooks.delivery import Policy, run_once
+from service.tools.contract.conformance import SHORT
+from service.adapters.webhooks import signing
+from service.adapters.webhooks.delivery import Policy, run_once
 from tests.service.conftest import RULESETS
 from tests.service.helpers import Live, acting, serve, start_game
 from tests.service.test_notifications import CARD, _all, _play
@@ -136,7 +136,7 @@ def test_a_delivery_claimed_by_a_worker_that_died_is_sent_again_with_the_same_id
             sent = {d.headers["webhook-id"] for d in got}
             assert {f"msg_{c.delivery_id.hex}" for c in claimed} <= sent
     finally:
-        from service.webhooks.delivery import DeliveryWorker
+        from service.adapters.webhooks.delivery import DeliveryWorker
 
         live.app.extensions["facedown_webhooks"] = DeliveryWorker(api, FAST)
 

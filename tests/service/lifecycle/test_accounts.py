@@ -90,7 +90,7 @@ def test_a_public_profile_counts_games_played_and_won_per_ruleset(live: Live) ->
 
 def test_the_players_read_models_are_rebuilt_from_their_streams(live: Live, clock: Clock) -> None:
     from events import players
-    from service.players import rebuild_players
+    from service.usecases.accounts import rebuild_players
 
     ann = live.player("ann")
     put(ann, "/v1/me/handle", {"handle": "ann-r"})

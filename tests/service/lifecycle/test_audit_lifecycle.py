@@ -12,7 +12,7 @@ from typing import Any
 from events.canonical import GENESIS, chain_hash, event_body
 from service.audit.export import export_game
 from service.audit.verify import verify_export
-from service.deadlines import sweep
+from service.usecases.sweep import sweep
 from tests.service.helpers import Live
 from tests.service.lifecycle.clocked import Clock, HOUR, api_of, at, play_greedy, started
 

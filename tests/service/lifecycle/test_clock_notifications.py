@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.deadlines import sweep
+from service.usecases.sweep import sweep
 from tests.service.helpers import Player
 from tests.service.lifecycle.clocked import HOUR, Clock, api_of, started
 from tests.service.helpers import Live

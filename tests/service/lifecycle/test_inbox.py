@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from service import lobby
+from service.usecases import lobby
 from tests.service.helpers import Live, Player
 from tests.service.lifecycle.clocked import Clock, api_of, clocked, open_game, play_greedy, started
 
@@ -59,7 +59,7 @@ def test_with_1001_games_the_active_one_comes_first_and_pagination_lists_each_on
 
 def test_the_streams_inbox_lists_the_games_awaiting_the_player_however_many_others_come_first(
         live: Live, clock: Clock) -> None:
-    from service.inbox import inbox
+    from service.usecases.inbox import inbox
 
     ann, bob = live.player("ann"), live.player("bob")
     awaiting: dict[str, list[str]] = {ann.id: [], bob.id: []}

@@ -4,8 +4,8 @@ events alone gives back every row."""
 from __future__ import annotations
 
 from events import game_index
-from service.deadlines import sweep
-from service.projections import rebuild_index
+from service.usecases.sweep import sweep
+from service.adapters.projections import rebuild_index
 from tests.service.helpers import Live
 from tests.service.lifecycle.clocked import HOUR, Clock, api_of, delete, open_game, started
 

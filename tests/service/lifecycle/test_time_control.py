@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from service.deadlines import sweep
+from service.usecases.sweep import sweep
 from tests.service.helpers import Live
 from tests.service.lifecycle.clocked import Clock, HOUR, api_of, at, started
 

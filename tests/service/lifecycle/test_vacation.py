@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from service.audit.export import export_game
-from service.deadlines import sweep
+from service.usecases.sweep import sweep
 from tests.service.helpers import Live, Player
 from tests.service.lifecycle.clocked import DAY, HOUR, Clock, api_of, at, clocked, delete, open_game, started
 

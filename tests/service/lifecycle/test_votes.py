@@ -9,7 +9,7 @@ import uuid
 from typing import Any
 
 from service.audit.export import export_game
-from service.deadlines import sweep
+from service.usecases.sweep import sweep
 from tests.service.helpers import Live, Player
 from tests.service.lifecycle.clocked import Clock, HOUR, api_of, play_greedy, started
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import requests
 
-from service.sessions import CODE_SECONDS
+from service.usecases.sessions import CODE_SECONDS
 from tests.service.helpers import Live
 from tests.service.lifecycle.clocked import Clock
 
@@ -132,7 +132,7 @@ def test_a_bearer_client_may_issue_a_code_and_a_code_expires(live: Live, clock: 
 
 def test_the_codes_only_digest_is_stored_and_a_rebuild_gives_the_rows_back(live: Live) -> None:
     from events import players
-    from service.players import rebuild_players
+    from service.usecases.accounts import rebuild_players
 
     ann = live.player("ann")
     code = ann.post("/v1/session/codes").json()["code"]
