@@ -8,9 +8,10 @@ from typing import Any
 
 from domain import rules
 from events import game_index
-from events.store import NewEvent
-from service.model.clock import moment, next_due
-from service.model.game import SERVICE_EVENTS, Game, fold_records
+from events.db import Database
+from events.store import EventStore, NewEvent
+from service.model.clock import next_due
+from service.model.game import SERVICE_EVENTS, Game, fold_records, moment
 from service.model.views import deadline_out, seats_public
 
 
@@ -63,10 +64,9 @@ def of_append(game: Game, version: int, events: Sequence[NewEvent]) -> dict[str,
     return game_index.progress_effect(index_row(game, version, full=False))
 
 
-def rebuild_index(api: Any) -> int:
-    """Rebuild the game index from the event log alone, as the owner (``api``: a
-    :class:`service.usecases.dependencies.Api`); returns the number of games."""
-    store, db = api.store, api.admin()
+def rebuild_index(store: EventStore, db: Database) -> int:
+    """Rebuild the game index from the event log alone, as the owner (``db``: a pool of the
+    owner's, who may write the tables); returns the number of games."""
     game_index.clear(db)
     ids = game_index.game_stream_ids(db)
     for gid in ids:

@@ -12,19 +12,24 @@ returns; they never see the cache, the snapshot or the retries.
 """
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from events import game_index, notifications
+from events import game_index
+from events.canonical import canonical
 from events.db import Database
 from events.errors import ConcurrencyError, IdempotencyConflict, InvalidData
+from events.notifications import Item, effect
 from events.store import AppendResult, EventStore, NewEvent, Snapshot
-from service.model import fairness, notifications as notifying, snapshots
 from service.adapters import projections
-from service.model.game import Game, Timeouts, fingerprint, fold_records
 from service.adapters.wakeups import Live
+from service.model import fairness, notifications, snapshots
+from service.model.caches import Lru
+from service.model.game import Game, Timeouts, fold_records
+from service.model.notifications import Notice
 from service.model.problems import Problem
 
 MAX_TRIES = 5
@@ -87,8 +92,13 @@ class Idempotency:
     request_hash: str
 
     @staticmethod
-    def scoped(player: str, key: str, request_hash: str) -> Idempotency:
-        return Idempotency(f"{player}:{key}", request_hash)
+    def of_request(player: str, key: str | None, method: str, path: str, body: Any) -> Idempotency | None:
+        """The player's key for this request (``None`` without a key): two requests under
+        one key are the same request when method, path, player and body are."""
+        if not key:
+            return None
+        digest = hashlib.sha256(canonical([method, path, player, body]).encode("utf-8", "surrogatepass")).hexdigest()
+        return Idempotency(f"{player}:{key}", digest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,26 +124,36 @@ def pending(events: Sequence[NewEvent], stream_id: uuid.UUID, first: int = 0,
     return [Pending(e, first + i if first else 0, stream_id, t) for i, (e, t) in enumerate(zip(events, objs))]
 
 
+def folded(game: Game, events: list[NewEvent], gid: uuid.UUID) -> Game:
+    """``game`` with new ``events`` folded onto it, as a load would fold them once stored."""
+    out = fold_records(game, pending(events, gid))
+    assert out is not None
+    return out
+
+
+def _item(n: Notice) -> Item:
+    return Item(n.player_id, n.kind, n.game_id, n.version, n.seats, n.data, n.dedup_key)
+
+
 class GameRepository:
     """Loads and appends games for one worker process, with its cache of the latest games."""
 
-    def __init__(self, store: EventStore, db: Database, live: Live, lru: Callable[[int], Any],
-                 timeouts: Timeouts) -> None:
+    def __init__(self, store: EventStore, db: Database, live: Live, timeouts: Timeouts) -> None:
         self.store, self.db, self.live, self.timeouts = store, db, live, timeouts
         # game -> Current: the latest game this worker folded. Shared between requests as
         # is: games and ruleset states are never mutated (tests/domain/test_state_immutability.py
         # holds every ruleset to it). Validated by version on every read (one query);
         # commands append optimistically on it.
-        self._games = lru(GAME_CACHE_SIZE)
-        self._rulesets = lru(100_000)  # game -> ruleset name (immutable)
-        self._keys = lru(100_000)  # game -> chance key (immutable once dealt)
+        self._games = Lru(GAME_CACHE_SIZE)
+        self._rulesets = Lru(100_000)  # game -> ruleset name (immutable)
+        self._keys = Lru(100_000)  # game -> chance key (immutable once dealt)
 
     # ------------------------------------------------------------ loading
 
     def load(self, gid: uuid.UUID) -> Current:
         """The game at its head, in one query (see the module docstring); 404 if there is none."""
         hit: Current | None = self._games.get_(gid)
-        loaded = self.store.load(gid, fingerprint(), since=None if hit is None else hit.version)
+        loaded = self.store.load(gid, snapshots.fingerprint(), since=None if hit is None else hit.version)
         if loaded is not None and hit is not None and loaded.snapshot is None:
             if loaded.version >= hit.version:
                 game = fold_records(hit.game, loaded.events)
@@ -143,7 +163,7 @@ class GameRepository:
                     self._remember(gid, cur)
                 return cur
             self._games.drop(gid)  # the stream is behind the cache (never, short of a restore)
-            loaded = self.store.load(gid, fingerprint())
+            loaded = self.store.load(gid, snapshots.fingerprint())
         if loaded is None or loaded.kind != "game":
             raise Problem("not-found", f"no game {gid}")
         game, records = None, loaded.events
@@ -216,13 +236,13 @@ class GameRepository:
         # a snapshot when the append crosses a multiple of SNAPSHOT_EVERY (and on the first and
         # the final append): warm reads fold onto the worker's cache and never need one
         if cur.version == 0 or version // SNAPSHOT_EVERY != cur.version // SNAPSHOT_EVERY or game.status == "finished":
-            snap = Snapshot(version, fingerprint(), snapshots.dumps(game))
+            snap = Snapshot(version, snapshots.fingerprint(), snapshots.dumps(game))
         gid = uuid.UUID(game.id)
-        news = notifying.of_append(cur.game if cur.version else None, game, version, self.timeouts,
-                                   decision.timed_out)
+        news = notifications.of_append(cur.game if cur.version else None, game, version, self.timeouts,
+                                       decision.timed_out)
         effects = [projections.of_append(game, version, events)]
         if news:
-            effects.append(notifications.effect(news))
+            effects.append(effect([_item(n) for n in news]))
         try:
             result: AppendResult = self.store.append(
                 gid, cur.version, events, snapshot=snap, notify=False, effects=effects,
@@ -239,8 +259,8 @@ class GameRepository:
         self._remember(gid, after)
         self._rulesets.put(gid, game.ruleset)
         self.live.hint(game.id, result.version)
-        for player in notifying.recipients(news):
-            self.live.hint(notifying.wake_key(player), 0)
+        for player in notifications.recipients(news):
+            self.live.hint(notifications.wake_key(player), 0)
         records = pending(events, gid, cur.version + 1, decision.typed)
         return Appended(after, result.first_version, result.last_version, tuple(records), cur)
 

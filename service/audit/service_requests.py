@@ -22,6 +22,7 @@ from typing import Any
 from domain import rules
 from domain.errors import RuleError
 from service.model import seating
+from service.model.problems import Problem
 from service.audit.log import GameLog
 from service.audit.report import Checker, Report
 from service.model.clock import due_commands, moment
@@ -74,7 +75,7 @@ def _service_request(c: Checker, game: Game, group: list[dict[str, Any]], meta: 
     command = meta.get("command") or {}
     try:
         decided = seating.decide(game, str(meta.get("player")), command)
-    except seating.Refusal as r:
+    except Problem as r:
         c.fail(f"the service refuses this {command.get('type')} request: {r.detail}", v)
         return
     stored = [(e["type"], e["data"]) for e in group]

@@ -84,17 +84,19 @@ def deadlines() -> None:
 @deadlines.command("sweep")
 def deadlines_sweep() -> None:
     """Send the system commands of every game whose deadline has passed, once."""
-    from service.http.app import create_app
+    from service.http.app import close_app, create_app
     from service.usecases.sweep import sweep
 
     with _database() as url:
         app = create_app({"database_url": url})
-        result = sweep(app.extensions["facedown_api"])
+        try:
+            result = sweep(app.extensions["facedown"])
+        finally:
+            close_app(app)
         if not result.swept:
             click.echo("another process is sweeping; nothing done")
         else:
             click.echo(f"{result.games_due} game(s) past their deadline, {result.commands_sent} system command(s) sent")
-        app.extensions["facedown"].db.close()
 
 
 def _register_optional_commands() -> None:

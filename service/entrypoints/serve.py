@@ -80,7 +80,7 @@ def gunicorn_options(host: str, port: int, workers: int, threads: int, worker_cl
         # too); it is also how long an idle keep-alive connection stays open
         "keepalive": int(env("FACEDOWN_HEADER_TIMEOUT_SECONDS", "10")),
         "timeout": 60,  # a worker that stops answering the arbiter for this long is restarted
-        "graceful_timeout": 5,  # waiters end at once on shutdown (service/live.py); others get 5 s
+        "graceful_timeout": 5,  # waiters end at once on shutdown (service/adapters/wakeups.py); others get 5 s
         "accesslog": env("FACEDOWN_ACCESS_LOG", None),
         "errorlog": "-",
         "loglevel": env("FACEDOWN_LOG_LEVEL", "info"),
@@ -108,14 +108,14 @@ def _end_waits_on_term(worker: Any) -> None:
     """On shutdown (SIGTERM, SIGINT, SIGQUIT) long-polls and event streams end at once, so
     the worker stops within moments instead of waiting out its graceful timeout."""
     app = getattr(worker.wsgi, "app", worker.wsgi)
-    live = getattr(app, "extensions", {}).get("facedown_api")
-    if live is None:
+    deps = getattr(app, "extensions", {}).get("facedown")
+    if deps is None:
         return
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT):
         previous = signal.getsignal(sig)
 
         def handler(signum: int, frame: Any, previous: Any = previous) -> None:
-            live.live.stop_waiting()
+            deps.live.stop_waiting()
             if callable(previous):
                 previous(signum, frame)
 

@@ -1,12 +1,13 @@
 """Liveness and readiness probes."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, jsonify
 from flask.typing import ResponseReturnValue
 
 from events import migrations
 from events.errors import StoreError
-from service.model.problems import unavailable
+from service.http.problems import unavailable
+from service.http.requests import deps
 
 bp = Blueprint("health", __name__)
 
@@ -20,11 +21,11 @@ def healthz() -> ResponseReturnValue:
 @bp.get("/readyz")
 def readyz() -> ResponseReturnValue:
     """The database answers and every migration is applied."""
-    ctx = current_app.extensions["facedown"]
+    d = deps()
     try:
-        if not ctx.db.ping():
+        if not d.db.ping():
             return unavailable("the database does not answer")
-        missing = migrations.pending(ctx.config.database_url)
+        missing = migrations.pending(d.config.database_url)
     except StoreError as exc:
         return unavailable(f"the database is not ready: {exc}")
     if missing:

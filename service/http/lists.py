@@ -8,10 +8,10 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Response, request
 from marshmallow import Schema
 
-from service.http.requests import api, dumps
+from service.http.requests import deps, dumps
 
 Page = Callable[[], dict[str, Any]]
 
@@ -26,13 +26,13 @@ def listing(schema: Schema, page: Page, wait: int, also_watch: Iterable[str] = (
     page (or ``also_watch``: the caller's own stream, which an invitation wakes), else
     re-checked on a timer."""
     held = request.headers.get("If-None-Match")
-    config = current_app.extensions["facedown"].config
+    config = deps().config
     deadline = time.monotonic() + min(wait, config.long_poll_max)
     out = page()
     body = dumps(schema.dump(out))
     if held == _tag(body) and wait > 0 and config.long_poll_max > 0:
         ids = [g["id"] for g in out["games"]] + list(also_watch)
-        with api().live.waiters().watch(*(ids or ["-"])) as watch:
+        with deps().live.waiters().watch(*(ids or ["-"])) as watch:
             while held == _tag(body):
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:

@@ -16,7 +16,7 @@ Three budgets, the last two a tenth of the first (``COSTLY_SHARE``, ``LOOKUP_SHA
   (:func:`per_address`) spends the same budget whoever calls;
 * **token look-ups that found nothing**, keyed by address: a token this worker has not
   seen costs a database query, so an address whose budget of unknown tokens is spent
-  gets 429 before its next query (``service.http.requests.identify``).
+  gets 429 before its next query (``service.http.requests.look_up``).
 
 The address is ``request.remote_addr`` (behind a proxy, configure it to set that to the
 client's), and an IPv6 address counts by its /64: one host there holds a whole /64.
@@ -135,8 +135,10 @@ def too_many(wait: float, detail: str) -> Problem:
     return Problem("rate-limited", detail, headers={"Retry-After": str(max(1, math.ceil(wait)))})
 
 
-def install(app: Flask, limiter: RateLimiter) -> None:
-    """Check every request but the health probes against ``limiter`` and its shares."""
+def install(app: Flask, limiter: RateLimiter, claimed: Callable[[], str | None]) -> None:
+    """Check every request but the health probes against ``limiter`` and its shares, keyed by
+    the player ``claimed()`` says sent it (else the address). Authentication is handed in, as
+    it asks these limits in turn before it looks up a token it does not know."""
     app.extensions["facedown_limits"] = budgets = Limits(limiter, limiter.share(COSTLY_SHARE),
                                                          limiter.share(LOOKUP_SHARE))
 
@@ -144,8 +146,6 @@ def install(app: Flask, limiter: RateLimiter) -> None:
     def _limit() -> None:
         if request.path in EXEMPT:
             return
-        from service.http.requests import claimed  # the API package is registered after this hook
-
         who = claimed()  # may itself answer 429 (a spent budget of unknown tokens)
         wait = budgets.requests.wait("p:" + who if who is not None else address())
         if wait > 0:

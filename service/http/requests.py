@@ -19,11 +19,12 @@ from flask import Response, current_app, g, request
 from marshmallow import Schema, ValidationError, fields
 from werkzeug.exceptions import HTTPException
 
-from service.usecases import accounts as players, sessions
-from service.http import rate_limits as ratelimit
-from service.usecases.dependencies import Api, Lru
-from service.usecases.accounts import authenticate, token_digest
+from service.http import rate_limits
+from service.model.caches import Lru
 from service.model.problems import Problem
+from service.usecases import accounts, sessions
+from service.usecases.accounts import authenticate, token_digest
+from service.usecases.dependencies import Dependencies
 
 MAX_DEPTH = 32
 ASCII_INT = re.compile(r"[0-9]{1,16}")  # re's [0-9] is ASCII only, unlike str.isdigit and int()
@@ -34,8 +35,9 @@ UNKNOWN_TOKEN_SECONDS = 10.0
 UNKNOWN_TOKENS = 10_000
 
 
-def api() -> Api:
-    return current_app.extensions["facedown_api"]  # type: ignore[no-any-return]
+def deps() -> Dependencies:
+    """The use cases' dependencies of this app (built once, by ``create_app``)."""
+    return current_app.extensions["facedown"]  # type: ignore[no-any-return]
 
 
 def _reject_constant(name: str) -> Any:
@@ -174,7 +176,7 @@ class Identity:
 
 def identify() -> Identity:
     """This request's :class:`Identity`, worked out once (the rate limiter asks first): the
-    bearer token's, else the web client's session cookie's (service/sessions.py)."""
+    bearer token's, else the web client's session cookie's (service/usecases/sessions.py)."""
     found: Identity | None = g.get("facedown_identity")
     if found is None:
         try:
@@ -225,7 +227,7 @@ def claimed() -> str | None:
     rate limiter's key, so that a flood of a known token is refused before any query."""
     header = request.headers.get("Authorization")
     token = header.partition(" ")[2].strip() if header is not None else session_cookie()
-    remembered = players.remembered(api(), token) if token else None
+    remembered = accounts.remembered(deps(), token) if token else None
     if remembered is not None:
         return remembered
     who = identify().who
@@ -240,8 +242,8 @@ def _unknown_tokens() -> Lru:
 def look_up(token: str) -> Identity:
     """The player of a token: this worker's cache, else one query, unless the token was
     found unknown moments ago or this address has spent its budget of unknown tokens."""
-    a = api()
-    who = authenticate(a, token, query=False)
+    d = deps()
+    who = authenticate(d, token, query=False)
     if who is not None:
         return Identity(who)
     invalid = Problem("unauthorized", "the token is not valid",
@@ -251,17 +253,17 @@ def look_up(token: str) -> Identity:
     seen = unknown.get_(digest)
     if seen is not None and now - seen < UNKNOWN_TOKEN_SECONDS:
         return Identity(refused=invalid)
-    budgets = ratelimit.limits()
+    budgets = rate_limits.limits()
     if budgets is not None:
-        wait = budgets.lookups.peek(ratelimit.address())
+        wait = budgets.lookups.peek(rate_limits.address())
         if wait > 0:
-            raise ratelimit.too_many(wait, "too many tokens that are not valid from this address; slow down")
-    who = authenticate(a, token)
+            raise rate_limits.too_many(wait, "too many tokens that are not valid from this address; slow down")
+    who = authenticate(d, token)
     if who is not None:
         return Identity(who)
     unknown.put(digest, now)
     if budgets is not None:
-        budgets.lookups.wait(ratelimit.address())
+        budgets.lookups.wait(rate_limits.address())
     return Identity(refused=invalid)
 
 

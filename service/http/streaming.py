@@ -15,6 +15,7 @@ from flask import Response, current_app, request
 from events.errors import StoreError
 from service.http.waiting import ClientProbe, wait
 from service.adapters.wakeups import Live
+from service.model.problems import Problem
 
 log = logging.getLogger(__name__)
 SSE_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Authorization"}
@@ -143,8 +144,6 @@ def _stream(live: Live, key: str, opening: str, read: Callable[[int], Page], aft
 
 def last_event_id() -> int | None:
     """The position a reconnecting client has seen (``Last-Event-ID``), if it sent one."""
-    from service.model.problems import Problem
-
     raw = request.headers.get("Last-Event-ID")
     if raw is None:
         return None

@@ -4,24 +4,17 @@ Events (stream kind ``player``): ``PlayerRegistered {name, token_sha256, handle?
 ``HandleChanged {handle}``, ``TokenIssued {token_id, token_sha256, label}``,
 ``TokenRevoked {token_id}``, ``VacationStarted {from, until, days}``,
 ``VacationEnded {at, days_charged}``, ``SignInCodeIssued {code_id, code_sha256, expires_at}``,
-``SignInCodeUsed {code_id, token_id}`` (service/sessions.py). Each event's read-model writes come from
-:func:`effects`, applied by its append and by a rebuild alike.
+``SignInCodeUsed {code_id, token_id}`` (service/usecases/sessions.py). Each event's
+read-model writes come from ``service.adapters.account_stream.effects``, applied by its append
+and by a rebuild alike.
 """
 from __future__ import annotations
 
-import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from events import players
-from events.errors import ConcurrencyError
-from events.store import NewEvent
-from service.model.clock import moment
-from service.usecases.dependencies import Api
-from service.model.problems import Problem
-
-MAX_TRIES = 5
+from service.model.game import moment
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +45,7 @@ class Vacation:
 
 @dataclass(frozen=True, slots=True)
 class SignInCode:
-    """A one-time code to sign in on another device (service/sessions.py)."""
+    """A one-time code to sign in on another device (service/usecases/sessions.py)."""
 
     id: str
     expires_at: str
@@ -106,70 +99,9 @@ def evolve(acct: Account | None, type_: str, data: Any, at: str, stream_id: str)
     return acct  # a player event of another module (the lead's account events) changes nothing here
 
 
-def effects(pid: uuid.UUID, type_: str, data: Any, at: str) -> list[players.Effect]:
-    """The read-model writes of one player event (the same in its append and in a rebuild)."""
-    when = moment(at) if at else None
-    if type_ == "PlayerRegistered":
-        return [players.player_effect(pid, data["name"], data["token_sha256"], data.get("handle"), when)]
-    if type_ == "HandleChanged":
-        return [players.handle_effect(pid, data["handle"])]
-    if type_ == "TokenIssued":
-        return [players.token_effect(uuid.UUID(data["token_id"]), pid, data["token_sha256"], data["label"], when)]
-    if type_ == "TokenRevoked":
-        assert when is not None
-        return [players.revoke_effect(uuid.UUID(data["token_id"]), when)]
-    if type_ == "VacationStarted":
-        return [players.vacation_effect(pid, moment(data["from"]), moment(data["until"]))]
-    if type_ == "VacationEnded":
-        return [players.vacation_end_effect(pid, moment(data["at"]))]
-    if type_ == "SignInCodeIssued":
-        assert when is not None
-        return [players.signin_code_effect(uuid.UUID(data["code_id"]), pid, data["code_sha256"], when,
-                                           moment(data["expires_at"]))]
-    if type_ == "SignInCodeUsed":
-        assert when is not None
-        return [players.signin_code_used_effect(uuid.UUID(data["code_id"]), when)]
-    return []
-
-
 def fold(records: Iterable[Any]) -> tuple[Account | None, int]:
     acct, version = None, 0
     for r in records:
         acct = evolve(acct, r.type, r.data, str((r.metadata or {}).get("at") or ""), str(r.stream_id))
         version = r.version
     return acct, version
-
-
-def load(api: Api, pid: str) -> tuple[Account, int]:
-    """A player's account at its stream's head (404 if there is none)."""
-    try:
-        sid = uuid.UUID(pid)
-    except ValueError:
-        raise Problem("not-found", "no such player") from None
-    acct, version = fold(api.store.read(sid))
-    if acct is None:
-        raise Problem("not-found", "no such player")
-    return acct, version
-
-
-Decide = Callable[[Account], list[NewEvent]]
-
-
-def update(api: Api, pid: str, decide: Decide) -> Account:
-    """load → decide → append on the player's stream, version-checked and retried; each
-    event's read-model rows are written in the same statement."""
-    sid = uuid.UUID(pid)
-    for _ in range(MAX_TRIES):
-        acct, version = load(api, pid)
-        events = decide(acct)
-        if not events:
-            return acct
-        writes = [x for e in events for x in effects(sid, e.type, e.data, str(e.metadata.get("at")))]
-        try:
-            api.store.append(sid, version, events, kind="player", notify=False, effects=writes)
-        except ConcurrencyError:
-            continue
-        for e in events:
-            acct = evolve(acct, e.type, e.data, str(e.metadata.get("at")), pid)
-        return acct
-    raise Problem("conflict", "your account changed too often; try again")

@@ -1,5 +1,5 @@
-"""Bounded memories: an LRU map, and what a function of one game object gives,
-remembered for that object.
+"""Bounded memories: an LRU map, what a function of one game object gives, remembered for
+that object, and the audits a worker built.
 
 A game at one version is one immutable object, which the worker's cache hands to every
 request that reads it. Its deadlines are asked for several times per command (the game
@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import functools
 import threading
+import time
+import uuid
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 R = TypeVar("R")
 SIZE = 256  # games remembered per function: about a worker's games in play at once
@@ -61,3 +63,46 @@ def per_object(fn: Callable[[Any], R]) -> Callable[[Any], R]:
         return value
 
     return remembered
+
+
+class Built(Protocol):
+    """What :class:`AuditCache` keeps: a body, and when it was built (``time.monotonic``)."""
+
+    body: bytes
+    at: float
+
+
+class AuditCache:
+    """The audits this worker built, the latest per game, with the head version it was
+    last checked at. A request at that head is answered from it with no read of the log;
+    a newer head reads the log, and builds again only if what the audit shows changed (a
+    round or the game ended). Bounded by ``max_bytes`` (the least recently used go first)
+    and ``max_age`` seconds: the log is append-only, but the audit exists to catch an edit
+    made around that, so no audit is served from a build older than that."""
+
+    def __init__(self, max_bytes: int = 32 << 20, max_age: float = 60.0) -> None:
+        self.max_bytes, self.max_age = max_bytes, max_age
+        self._games: OrderedDict[uuid.UUID, tuple[int, Built]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.building = threading.Lock()  # one build at a time per worker: a burst waits for the first
+
+    def latest(self, gid: uuid.UUID) -> tuple[int, Built] | None:
+        """(head version last checked, the audit) if it was built less than ``max_age`` ago."""
+        with self._lock:
+            hit = self._games.get(gid)
+            if hit is None or time.monotonic() - hit[1].at > self.max_age:
+                return None
+            self._games.move_to_end(gid)
+            return hit
+
+    def put(self, gid: uuid.UUID, head: int, built: Built) -> None:
+        with self._lock:
+            old = self._games.pop(gid, None)
+            if old is not None:
+                self._bytes -= len(old[1].body)
+            self._games[gid] = (head, built)
+            self._bytes += len(built.body)
+            while self._bytes > self.max_bytes and len(self._games) > 1:
+                _, (_, gone) = self._games.popitem(last=False)
+                self._bytes -= len(gone.body)

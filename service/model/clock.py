@@ -7,68 +7,23 @@ final window) of clock time since then, where the time a seat's player spends on
 (a ``ClockPaused`` interval of the game's log) does not count. A seat played by the server
 (resigned, or replaced by a bot) waits for nobody: its commands fall due at once.
 
-Everything here is computed from the game's events alone, so the audit replays it exactly.
-Nothing here does I/O.
+The game holds its time control and pauses as values (``service.model.game``); this module
+reads a game, never the other way round. Everything here is computed from the game's events
+alone, so the audit replays it exactly. Nothing here does I/O.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
 
+from domain import rules
 from domain.messages import FinalWindowExpired, TurnTimedOut
 from service.model.caches import per_object
+from service.model.game import Game, iso, moment
 
-if TYPE_CHECKING:
-    from service.model.game import Game
-
-#: what a game opened before per-game time control waits (the service's former defaults)
-DEFAULT_TURN_SECONDS = 72 * 3600
-DEFAULT_FINAL_WINDOW_SECONDS = 24 * 3600
 #: seats the server plays: their waits fall due at once
 AUTOMATIC = frozenset({"resigned", "bot"})
-
-
-@dataclass(frozen=True, slots=True)
-class TimeControl:
-    """Fixed when a game is opened (``GameOpened.time_control``)."""
-
-    turn_seconds: int
-    final_window_seconds: int
-
-    def to_json(self) -> dict[str, int]:
-        return {"turn_seconds": self.turn_seconds, "final_window_seconds": self.final_window_seconds}
-
-    @staticmethod
-    def of_json(data: Any) -> TimeControl | None:
-        if data is None:
-            return None
-        return TimeControl(int(data["turn_seconds"]), int(data["final_window_seconds"]))
-
-
-LEGACY = TimeControl(DEFAULT_TURN_SECONDS, DEFAULT_FINAL_WINDOW_SECONDS)
-
-
-@dataclass(frozen=True, slots=True)
-class Pause:
-    """A seat's clock stands still from ``start`` to ``until`` (its player's vacation)."""
-
-    seat: int
-    player_id: str
-    start: str
-    until: str
-
-
-@lru_cache(maxsize=4096)
-def moment(iso: str) -> datetime:
-    """An RFC 3339 time of the log as a datetime (cached: the same few strings recur)."""
-    return datetime.fromisoformat(iso.replace("Z", "+00:00"))
-
-
-def iso(at: datetime) -> str:
-    return at.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
 def run_out(since: datetime, seconds: float, pauses: Iterable[tuple[datetime, datetime]]) -> datetime:
@@ -93,8 +48,6 @@ def command_seats(game: Game, command: Any) -> tuple[int, ...]:
         return (command.seat,)
     if game.rules is None:
         return ()
-    from domain import rules
-
     return tuple(rules.get(game.ruleset).awaiting(game.rules))
 
 
@@ -126,8 +79,6 @@ def bots_awaited(game: Game) -> tuple[int, ...]:
     """Awaited seats that a server bot plays (they move at once, instead of timing out)."""
     if game.rules is None or game.status != "active" or not any(s and s.status == "bot" for s in game.seats):
         return ()
-    from domain import rules
-
     return tuple(s for s in rules.get(game.ruleset).awaiting(game.rules) if game.seat_status(s) == "bot")
 
 
@@ -160,13 +111,10 @@ def vacation_until(game: Game, seat: int) -> str | None:
     return max(ends, key=moment) if ends else None
 
 
-def pauses_after(pauses: Sequence[Pause], seat: int, at: str) -> tuple[Pause, ...]:
-    """The pauses with the seat's vacation ended at ``at`` (shortened, or dropped if not begun)."""
-    t = moment(at)
-    out = []
-    for p in pauses:
-        if p.seat != seat or moment(p.until) <= t:
-            out.append(p)
-        elif moment(p.start) < t:
-            out.append(Pause(p.seat, p.player_id, p.start, at))
-    return tuple(out)
+
+def server_moves(game: Game) -> bool:
+    """The server has a move to make now: an awaited seat is resigned or a bot's."""
+    if not any(s is not None and s.status != "playing" for s in game.seats):
+        return False
+    due = next_due(game)
+    return due is not None and due <= moment(game.updated_at)

@@ -8,19 +8,15 @@ Nothing here does I/O.
 """
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
-from pathlib import Path
+from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Any
 
-import domain
 from domain import codec, rules
 from domain.messages import FinalWindowExpired
 from domain.ruleset import Ruleset
-from service.model import clock
-from service.model.clock import LEGACY, Pause, TimeControl, pauses_after
 
 SERVICE_EVENTS = frozenset({
     "GameOpened", "SeatTaken", "SecretRevealed", "SeatLeft", "SeatReserved", "InvitationDeclined",
@@ -29,6 +25,62 @@ SERVICE_EVENTS = frozenset({
 })
 #: how many turns in a row a seat may time out before the others may vote (GameOpened's default)
 TIMEOUTS_BEFORE_VOTE = 3
+#: what a game opened before per-game time control waits (the service's former defaults)
+DEFAULT_TURN_SECONDS = 72 * 3600
+DEFAULT_FINAL_WINDOW_SECONDS = 24 * 3600
+
+
+@lru_cache(maxsize=4096)
+def moment(iso: str) -> datetime:
+    """An RFC 3339 time of the log as a datetime (cached: the same few strings recur)."""
+    return datetime.fromisoformat(iso.replace("Z", "+00:00"))
+
+
+def iso(at: datetime) -> str:
+    """RFC 3339 in UTC with ``Z``, as the log and every answer write times."""
+    return at.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """Fixed when a game is opened (``GameOpened.time_control``)."""
+
+    turn_seconds: int
+    final_window_seconds: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"turn_seconds": self.turn_seconds, "final_window_seconds": self.final_window_seconds}
+
+    @staticmethod
+    def of_json(data: Any) -> TimeControl | None:
+        if data is None:
+            return None
+        return TimeControl(int(data["turn_seconds"]), int(data["final_window_seconds"]))
+
+
+LEGACY = TimeControl(DEFAULT_TURN_SECONDS, DEFAULT_FINAL_WINDOW_SECONDS)
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """A seat's clock stands still from ``start`` to ``until`` (its player's vacation)."""
+
+    seat: int
+    player_id: str
+    start: str
+    until: str
+
+
+def pauses_after(pauses: Sequence[Pause], seat: int, at: str) -> tuple[Pause, ...]:
+    """The pauses with the seat's vacation ended at ``at`` (shortened, or dropped if not begun)."""
+    t = moment(at)
+    out = []
+    for p in pauses:
+        if p.seat != seat or moment(p.until) <= t:
+            out.append(p)
+        elif moment(p.start) < t:
+            out.append(Pause(p.seat, p.player_id, p.start, at))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,12 +201,6 @@ class Game:
         """Seats still played by their players (neither resigned nor replaced by a bot)."""
         return [i for i, s in enumerate(self.seats) if s is not None and s.status == "playing"]
 
-    def server_moves(self) -> bool:
-        """The server has a move to make now: an awaited seat is resigned or a bot's."""
-        if not any(s is not None and s.status != "playing" for s in self.seats):
-            return False
-        due = clock.next_due(self)
-        return due is not None and due <= clock.moment(self.updated_at)
 
     def timeouts_of(self, seat: int) -> int:
         return self.timeouts[seat] if seat < len(self.timeouts) else 0
@@ -174,27 +220,6 @@ class Game:
         low = min(scores[s] for s in left) if left else 0
         return tuple(s for s in left if scores[s] == low)
 
-
-@cache
-def domain_digest() -> str:
-    """sha256 over the source of every domain module and of the service modules whose
-    classes a snapshot holds, and of the module that encodes it (computed once per process)."""
-    root = Path(domain.__file__).resolve().parent
-    h = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        h.update(str(path.relative_to(root)).encode())
-        h.update(b"\0")
-        h.update(path.read_bytes())
-    here = Path(__file__).parent
-    for name in ("game.py", "clock.py", "snapshots.py"):  # snapshots: how a snapshot is encoded
-        h.update(f"service/model/{name}\0".encode())
-        h.update((here / name).read_bytes())
-    return h.hexdigest()
-
-
-def fingerprint() -> str:
-    """What a snapshot must have been made by to be read: this code's digest."""
-    return domain_digest()
 
 
 def _opened(stream_id: str, data: Mapping[str, Any], at: str) -> Game:

@@ -2,8 +2,8 @@
 
 Computed from the game before and after the append (public facts, and each seat's own legal
 actions, which depend only on what that seat may know), and written by the append itself in
-the same transaction (``events.notifications.effect``). A notification names a game, a
-version, seats and a kind, never a card.
+the same transaction (the repository hands them to ``events.notifications.effect``). A
+notification names a game, a version, seats and a kind, never a card.
 
 Kinds: ``game_started`` (every seat taken, the cards dealt), ``your_turn`` (the game now
 waits for this seat), ``can_react`` (a seat not waited for has a claim it may send on what
@@ -14,17 +14,49 @@ from the sweeper ``deadline_soon``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any, Protocol
 
 from domain import choices, rules
-from events.notifications import Item
-from service.model.game import Game, Timeouts
+from service.model.game import Game, Timeouts, iso
 from service.model.views import deadline_out
 
 ENDED = frozenset({"finished", "aborted", "cancelled"})
 KINDS = ("your_turn", "can_react", "deadline_soon", "timed_out", "round_over", "game_over", "game_started",
          "invited", "webhook_disabled")
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A notification to write: for whom, what kind, about which game and version (the
+    notifications table's row; ``dedup_key`` makes a repeated one a no-op)."""
+
+    player_id: str
+    kind: str
+    game_id: str | None = None
+    version: int | None = None
+    seats: tuple[int, ...] = ()
+    data: dict[str, Any] | None = None
+    dedup_key: str | None = None
+
+
+class Stored(Protocol):
+    """A notification as read back, numbered in its player's sequence."""
+
+    seq: int
+    kind: str
+    game_id: Any
+    version: int | None
+    seats: list[int]
+    data: dict[str, Any]
+    created_at: datetime
+
+
+def notification_out(n: Stored) -> dict[str, Any]:
+    """A notification as the account stream, the long-poll and a webhook's body show it."""
+    return {"seq": n.seq, "kind": n.kind, "game_id": None if n.game_id is None else str(n.game_id),
+            "version": n.version, "seats": n.seats, "at": iso(n.created_at), "data": n.data}
 
 
 def _players(game: Game) -> list[tuple[int, str]]:
@@ -49,7 +81,7 @@ def _open_window(game: Game) -> int | None:
 
 
 def of_append(before: Game | None, after: Game, version: int, timeouts: Timeouts,
-              timed_out: Sequence[int] = ()) -> list[Item]:
+              timed_out: Sequence[int] = ()) -> list[Notice]:
     """The notifications of the append that took ``before`` (None: a new game) to ``after``
     at ``version``."""
     if before is None:  # nothing was there before: every seat free, nobody invited
@@ -58,10 +90,10 @@ def of_append(before: Game | None, after: Game, version: int, timeouts: Timeouts
     seated = _players(after)
     deadline = deadline_out(after)
     base = {"ruleset": after.ruleset, "name": after.name}
-    out: list[Item] = []
+    out: list[Notice] = []
 
     def tell(kind: str, seat: int, player: str, **data: Any) -> None:
-        out.append(Item(player, kind, gid, version, (seat,), {**base, **data}))
+        out.append(Notice(player, kind, gid, version, (seat,), {**base, **data}))
 
     if before.rules is None and after.rules is not None:
         for seat, player in seated:
@@ -98,7 +130,7 @@ def of_append(before: Game | None, after: Game, version: int, timeouts: Timeouts
     return out
 
 
-def recipients(items: Sequence[Item]) -> set[str]:
+def recipients(items: Sequence[Notice]) -> set[str]:
     return {i.player_id for i in items}
 
 

@@ -1,4 +1,6 @@
-"""RFC 9457 problem details: one table of problem types, one response builder.
+"""RFC 9457 problem details: one table of problem types, and :class:`Problem`, the error a
+use case raises to refuse a request (no web framework here: ``service.http.problems``
+renders it).
 
 Every error the API returns is ``application/problem+json`` with a ``type`` that is a
 relative URI, ``/problems/<slug>`` (RFC 9457 §3.1.1 allows a relative reference; it resolves
@@ -8,11 +10,7 @@ type, rendered from :data:`PROBLEMS`; ``docs/problems.md`` is rendered from the 
 """
 from __future__ import annotations
 
-import html
-import re
 from typing import Any, NamedTuple
-
-from flask import Response, json
 
 BASE = "/problems/"
 
@@ -152,7 +150,8 @@ def type_uri(slug: str) -> str:
 
 
 class Problem(Exception):
-    """Raise to answer with a problem+json response."""
+    """A refusal, raised by any layer: answered as problem+json ``slug`` with ``detail``, a
+    status (the type's, unless given), headers and extra members (``errors``, ``version``...)."""
 
     def __init__(self, slug: str, detail: str, *, status: int | None = None,
                  headers: dict[str, str] | None = None, **extra: Any) -> None:
@@ -162,63 +161,3 @@ class Problem(Exception):
         self.status = status or PROBLEMS[slug].status
         self.headers = headers or {}
         self.extra = extra
-
-
-def problem_response(slug: str, detail: str, status: int | None = None,
-                     headers: dict[str, str] | None = None, **extra: Any) -> Response:
-    kind = PROBLEMS[slug]
-    body = {"type": type_uri(slug), "title": kind.title, "status": status or kind.status, "detail": detail, **extra}
-    resp = Response(json.dumps(body), status=status or kind.status, mimetype="application/problem+json")
-    for k, v in (headers or {}).items():
-        resp.headers[k] = v
-    return resp
-
-
-RETRY_AFTER_UNAVAILABLE = 2  # seconds: the database is away (a restart, a failover)
-
-
-def unavailable(detail: str) -> Response:
-    """503 ``unavailable`` with ``Retry-After``: a client may try again shortly."""
-    return problem_response("unavailable", detail, headers={"Retry-After": str(RETRY_AFTER_UNAVAILABLE)})
-
-
-def from_exception(exc: Problem) -> Response:
-    return problem_response(exc.slug, exc.detail, exc.status, exc.headers, **exc.extra)
-
-
-# ------------------------------------------------------------------ the pages and docs/problems.md
-
-
-def _inline(text: str) -> str:
-    """Markdown's inline code as HTML, the rest escaped."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text, quote=False))
-
-
-def page(slug: str) -> str:
-    """The HTML page of one problem type (``GET /problems/<slug>``)."""
-    k = PROBLEMS[slug]
-    return (f"<!doctype html><html lang=en><meta charset=utf-8><title>{html.escape(k.title)} - facedown</title>"
-            f"<h1>{html.escape(k.title)}</h1><p><code>{type_uri(slug)}</code> · HTTP {k.status}</p>"
-            f"<h2>When</h2><p>{_inline(k.when)}</p><h2>What to do</h2><p>{_inline(k.todo)}</p>"
-            f'<p><a href="{BASE.rstrip("/")}">Every problem type</a></p></html>')
-
-
-def index_page() -> str:
-    rows = "".join(f'<tr><td><a href="{type_uri(s)}"><code>{s}</code></a></td><td>{k.status}</td>'
-                   f"<td>{html.escape(k.title)}</td></tr>" for s, k in PROBLEMS.items())
-    return ("<!doctype html><html lang=en><meta charset=utf-8><title>Problem types - facedown</title>"
-            f"<h1>Problem types</h1><table><tr><th>type</th><th>status</th><th>title</th></tr>{rows}</table></html>")
-
-
-def markdown() -> str:
-    """``docs/problems.md``: every problem type, when it happens and what the client should do."""
-    out = ["# Problem types", "",
-           "Every error is an RFC 9457 `application/problem+json` document: `type`, `title`, `status`, "
-           "`detail` (what to fix, in words) and, for some, `errors` (by field), `legal_actions`, `code`, "
-           "`version` or `seat`. `type` is the relative URI `/problems/<slug>`: it resolves against the server "
-           "that answered, which serves the page of that type there. Branch on `type` (or `status`), never on "
-           "`title` or `detail`.", "",
-           "This file is rendered from `service/problems.py` (`PROBLEMS`); a test keeps the two equal.", ""]
-    for slug, k in PROBLEMS.items():
-        out += [f"## `{slug}` ({k.status})", "", f"**{k.title}.** {k.when}", "", f"*What to do:* {k.todo}", ""]
-    return "\n".join(out)

@@ -1,10 +1,10 @@
 """The life of a seat, decided: resign, leave, cancel, invite, vote, take a seat back.
 
 Each function takes the game as folded (``service.model.game.Game``) and a player's
-request, and returns the service events it makes as ``(type, data)`` pairs, or raises
-:class:`Refusal` on what every player can see. The rulesets know nothing of this; where
-a ruleset must act for a seat (a resigned seat's turns), the service sends its system
-commands. Pure: the service appends what these return, and the audit decides every
+request, and returns the service events it makes as ``(type, data)`` pairs, or raises a
+:class:`~service.model.problems.Problem` on what every player can see. The rulesets know
+nothing of this; where a ruleset must act for a seat (a resigned seat's turns), the service
+sends its system commands. Pure: the service appends what these return, and the audit decides every
 recorded request again with them (``service.audit.service_requests``).
 """
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 from domain import rules
 from service.model.game import Game
+from service.model.problems import Problem
 
 VOTE_KINDS = ("replace_with_bot", "abort")
 BOT = "greedy"  # the policy that plays a replaced seat (domain.bots)
@@ -21,24 +22,16 @@ BOT = "greedy"  # the policy that plays a replaced seat (domain.bots)
 Events = list[tuple[str, dict[str, Any]]]
 
 
-class Refusal(Exception):
-    """A request the game's public state refuses: a problem type (service.model.problems) and why."""
-
-    def __init__(self, slug: str, detail: str, status: int | None = None, **extra: Any) -> None:
-        super().__init__(detail)
-        self.slug, self.detail, self.status, self.extra = slug, detail, status, extra
-
-
 def _seated(game: Game, player: str) -> int:
     seat = game.seat_of(player)
     if seat is None:
-        raise Refusal("forbidden", "you have no seat in this game")
+        raise Problem("forbidden", "you have no seat in this game")
     return seat
 
 
 def _active(game: Game) -> None:
     if game.status != "active":
-        raise Refusal("game-not-active", f"the game is {game.status}")
+        raise Problem("game-not-active", f"the game is {game.status}")
 
 
 def ranking(game: Game, resigned: tuple[int, ...] | None = None) -> list[int]:
@@ -58,7 +51,7 @@ def resign(game: Game, player: str) -> Events:
     seat = _seated(game, player)
     _active(game)
     if game.seat_status(seat) == "resigned":
-        raise Refusal("already-resigned", "you have resigned from this game")
+        raise Problem("already-resigned", "you have resigned from this game")
     events: Events = [("SeatResigned", {"seat": seat, "player_id": player})]
     gone = (*game.resigned, seat)
     left = [s for s in range(len(game.seats)) if s not in gone]
@@ -75,20 +68,20 @@ def leave(game: Game, player: str) -> Events:
         kept = game.reserved_seat(player)
         if kept is not None and game.status == "open":
             return [("InvitationDeclined", {"seat": kept, "player_id": player})]
-        raise Refusal("forbidden", "you have no seat in this game")
+        raise Problem("forbidden", "you have no seat in this game")
     if game.status != "open":
-        raise Refusal("game-not-open", f"the game is {game.status}: resign from an active game instead")
+        raise Problem("game-not-open", f"the game is {game.status}: resign from an active game instead")
     if player == game.creator:
-        raise Refusal("creator-cannot-leave", "the creator cancels an open game (DELETE) instead of leaving it")
+        raise Problem("creator-cannot-leave", "the creator cancels an open game (DELETE) instead of leaving it")
     return [("SeatLeft", {"seat": seat, "player_id": player})]
 
 
 def cancel(game: Game, player: str) -> Events:
     """The creator cancels an open game."""
     if player != game.creator:
-        raise Refusal("forbidden", "only the game's creator may cancel it")
+        raise Problem("forbidden", "only the game's creator may cancel it")
     if game.status != "open":
-        raise Refusal("game-not-open", f"the game is {game.status}: only an open game can be cancelled")
+        raise Problem("game-not-open", f"the game is {game.status}: only an open game can be cancelled")
     return [("GameCancelled", {"by": player})]
 
 
@@ -96,14 +89,14 @@ def invite(game: Game, player: str, invitee: str, name: str) -> Events:
     """A seated player keeps a free seat of an open game for a named player."""
     _seated(game, player)
     if game.status != "open":
-        raise Refusal("game-not-open", f"the game is {game.status}")
+        raise Problem("game-not-open", f"the game is {game.status}")
     if game.seat_of(invitee) is not None:
-        raise Refusal("already-seated", "that player already has a seat in this game")
+        raise Problem("already-seated", "that player already has a seat in this game")
     if game.reserved_seat(invitee) is not None:
-        raise Refusal("already-invited", "that player is already invited to this game")
+        raise Problem("already-invited", "that player is already invited to this game")
     seat = game.free_seat()
     if seat is None:
-        raise Refusal("game-not-open", "no free seat is left to keep")
+        raise Problem("game-not-open", "no free seat is left to keep")
     return [("SeatReserved", {"seat": seat, "player_id": invitee, "name": name, "by": player})]
 
 
@@ -113,15 +106,15 @@ def vote_target(game: Game, voter: int, seat: int | None) -> int:
     open_ = [s for s in game.playing() if s != voter and game.timeouts_of(s) >= threshold]
     if seat is None:
         if not open_:
-            raise Refusal("vote-not-open", f"no other seat has timed out {threshold} turns in a row")
+            raise Problem("vote-not-open", f"no other seat has timed out {threshold} turns in a row")
         if len(open_) > 1:
-            raise Refusal("validation", "several seats may be voted on: name one",
+            raise Problem("validation", "several seats may be voted on: name one",
                           errors={"seat": [f"one of {open_}"]})
         return open_[0]
     if not 0 <= seat < len(game.seats) or seat == voter:
-        raise Refusal("validation", "not a seat you may vote on", errors={"seat": ["another player's seat"]})
+        raise Problem("validation", "not a seat you may vote on", errors={"seat": ["another player's seat"]})
     if seat not in open_:
-        raise Refusal("vote-not-open", f"seat {seat} has not timed out {threshold} turns in a row")
+        raise Problem("vote-not-open", f"seat {seat} has not timed out {threshold} turns in a row")
     return seat
 
 
@@ -131,12 +124,12 @@ def vote(game: Game, player: str, kind: str, seat: int | None = None) -> Events:
     voter = _seated(game, player)
     _active(game)
     if game.seat_status(voter) != "playing":
-        raise Refusal("forbidden", "only a seat its player still plays may vote")
+        raise Problem("forbidden", "only a seat its player still plays may vote")
     if kind not in VOTE_KINDS:
-        raise Refusal("validation", "unknown kind of vote", errors={"kind": [f"one of {list(VOTE_KINDS)}"]})
+        raise Problem("validation", "unknown kind of vote", errors={"kind": [f"one of {list(VOTE_KINDS)}"]})
     target = vote_target(game, voter, seat)
     if any(v.seat == target and v.voter == voter and v.kind == kind for v in game.votes):
-        raise Refusal("already-voted", f"you have voted {kind} on seat {target}")
+        raise Problem("already-voted", f"you have voted {kind} on seat {target}")
     events: Events = [("VoteCast", {"seat": target, "voter": voter, "kind": kind})]
     electorate = [s for s in game.playing() if s != target]
     ayes = {v.voter for v in game.votes if v.seat == target and v.kind == kind and v.voter in electorate} | {voter}
@@ -153,7 +146,7 @@ def reclaim(game: Game, player: str) -> Events:
     seat = _seated(game, player)
     _active(game)
     if game.seat_status(seat) != "bot":
-        raise Refusal("seat-not-replaced", "your seat is not played by a bot")
+        raise Problem("seat-not-replaced", "your seat is not played by a bot")
     return [("SeatReclaimed", {"seat": seat, "player_id": player})]
 
 
@@ -172,7 +165,7 @@ def decide(game: Game, player: str, command: Mapping[str, Any]) -> Events:
         return vote(game, player, str(command["kind"]), command.get("seat"))
     if kind == "Reclaim":
         return reclaim(game, player)
-    raise Refusal("validation", f"unknown service command {kind!r}")
+    raise Problem("validation", f"unknown service command {kind!r}")
 
 
 COMMANDS = frozenset({"Resign", "Leave", "Cancel", "Invite", "Vote", "Reclaim"})

@@ -6,21 +6,15 @@ Nothing here does I/O.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime, timezone
 from typing import Any
 
 from domain import codec, rules
 from domain.messages import TurnTimedOut
 from domain.ruleset import Ruleset
-from service.model.clock import moment, seat_deadlines, vacation_until
-from service.model.game import SERVICE_EVENTS, Game, unreadable
+from service.model.clock import seat_deadlines, vacation_until
+from service.model.game import SERVICE_EVENTS, Game, moment, unreadable
 from service.model.caches import per_object
 from service.model.seating import ranking
-
-
-def iso(moment: datetime) -> str:
-    """RFC 3339 in UTC with ``Z``."""
-    return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
 @per_object

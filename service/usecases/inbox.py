@@ -5,26 +5,21 @@ import uuid
 from typing import Any
 
 from events import game_index, notifications
-from events.notifications import Notification
-from service.usecases.dependencies import Api
-from service.model.views import iso
+from service.model.notifications import notification_out
+from service.usecases.dependencies import Dependencies
 
 INBOX_LIMIT = 500
 
 
-def notification_out(n: Notification) -> dict[str, Any]:
-    return {"seq": n.seq, "kind": n.kind, "game_id": None if n.game_id is None else str(n.game_id),
-            "version": n.version, "seats": n.seats, "at": iso(n.created_at), "data": n.data}
 
-
-def inbox(api: Api, player: str, limit: int = INBOX_LIMIT) -> dict[str, Any]:
+def inbox(deps: Dependencies, player: str, limit: int = INBOX_LIMIT) -> dict[str, Any]:
     """Every game that waits for the player (the ``limit`` nearest deadlines), nearest
     deadline first, and the number of the player's latest notification (a stream resumes
     after it)."""
     pid = uuid.UUID(player)
-    seq = notifications.head(api.db, pid)  # read first: nothing after it can be missed
+    seq = notifications.head(deps.db, pid)  # read first: nothing after it can be missed
     games = []
-    for row in game_index.awaiting_player(api.db, pid, limit):
+    for row in game_index.awaiting_player(deps.db, pid, limit):
         seat = next((x["seat"] for x in row.seats if x.get("player_id") == player), None)
         if seat is None or seat not in row.awaiting:
             continue
@@ -38,8 +33,8 @@ def inbox(api: Api, player: str, limit: int = INBOX_LIMIT) -> dict[str, Any]:
     return {"games": games, "seq": seq}
 
 
-def page(api: Api, player: str, after: int, limit: int) -> tuple[dict[str, Any], bool]:
+def page(deps: Dependencies, player: str, after: int, limit: int) -> tuple[dict[str, Any], bool]:
     """The player's notifications after ``after``, and whether there were any."""
-    items = notifications.after(api.db, uuid.UUID(player), after, limit)
+    items = notifications.after(deps.db, uuid.UUID(player), after, limit)
     out = [notification_out(n) for n in items]
     return {"notifications": out, "next_after": out[-1]["seq"] if out else after}, bool(out)

@@ -16,9 +16,9 @@ from typing import Any
 
 from events import game_lists
 from events.game_lists import Filters, Listed
-from service.usecases.dependencies import Api
-from service.model.views import iso
+from service.model.game import iso
 from service.model.problems import Problem
+from service.usecases.dependencies import Dependencies
 
 
 def item(listed: Listed) -> dict[str, Any]:
@@ -71,15 +71,15 @@ def filters(q: dict[str, Any]) -> Filters:
     return Filters(q.get("status"), q.get("ruleset"), q.get("may_act"), q.get("seats_free"))
 
 
-def mine(api: Api, player: str, q: dict[str, Any]) -> dict[str, Any]:
+def mine(deps: Dependencies, player: str, q: dict[str, Any]) -> dict[str, Any]:
     """A page of every game the player sits in or is invited to, those they may act in first."""
     after = _decode("me", q.get("cursor"), 4)
-    rows = game_lists.of_player(api.db, uuid.UUID(player), filters(q), after, q["limit"] + 1)
+    rows = game_lists.of_player(deps.db, uuid.UUID(player), filters(q), after, q["limit"] + 1)
     return _page(rows, q["limit"], "me")
 
 
-def public(api: Api, player: str | None, q: dict[str, Any]) -> dict[str, Any]:
+def public(deps: Dependencies, player: str | None, q: dict[str, Any]) -> dict[str, Any]:
     """A page of the public games (never an unlisted one), the most recently updated first."""
     after = _decode("public", q.get("cursor"), 2)
-    rows = game_lists.public(api.db, uuid.UUID(player) if player else None, filters(q), after, q["limit"] + 1)
+    rows = game_lists.public(deps.db, uuid.UUID(player) if player else None, filters(q), after, q["limit"] + 1)
     return _page(rows, q["limit"], "public")

@@ -17,15 +17,15 @@ from typing import Any
 
 from domain import codec, rules
 from domain.errors import InvalidOptions
+from domain.messages import SYSTEM_COMMANDS
 from events import game_index
-from events.canonical import canonical
 from events.store import NewEvent
+from service.adapters.repository import Appended, Current, Decision, Idempotency, folded, pending
 from service.model import fairness
-from service.model.clock import TimeControl
-from service.usecases.dependencies import Api, Lru
-from service.model.game import Game, fold_records, metadata
+from service.model.caches import Lru
+from service.model.game import TimeControl, fold_records, metadata
 from service.model.problems import Problem
-from service.adapters.repository import Appended, Current, Decision, Idempotency, pending
+from service.usecases.dependencies import Dependencies
 
 # a game created with an Idempotency-Key gets the id uuid5(player, key): a retry finds it
 _CREATED_NS = uuid.UUID("3f0c2a61-5d0e-4b8e-9c55-8a0d6f1e2b7c")
@@ -45,10 +45,6 @@ class Opening:
     seat: int = 0  # the creator's seat, when they take one
 
 
-def request_hash(method: str, path: str, player: str, body: Any) -> str:
-    """What makes two requests under one Idempotency-Key the same request."""
-    return hashlib.sha256(canonical([method, path, player, body]).encode("utf-8", "surrogatepass")).hexdigest()
-
 
 def available() -> list[str]:
     """Rulesets that import cleanly (others may be mid-development)."""
@@ -66,24 +62,63 @@ def available() -> list[str]:
     return out
 
 
-def invite_code(api: Api, gid: uuid.UUID) -> str:
+def rulesets() -> list[dict[str, Any]]:
+    """Every ruleset offered: its players, options with their schemas and defaults, the
+    commands a player sends and the server's own, and its events (``GET /v1/rulesets``)."""
+    out = []
+    for name in available():
+        rs = rules.get(name)
+        commands = sorted(rs.command_types)
+        out.append({"name": rs.name, "title": rs.title, "min_players": rs.min_players,
+                    "max_players": rs.max_players, "options": [o.schema() for o in rs.options],
+                    "defaults": {o.key: o.default for o in rs.options},
+                    "commands": [c for c in commands if c not in SYSTEM_COMMANDS],
+                    "system_commands": [c for c in commands if c in SYSTEM_COMMANDS],
+                    "events": list(rs.event_types)})
+    return out
+
+
+def time_control(deps: Dependencies, raw: dict[str, Any] | None) -> TimeControl | None:
+    """The time control a creator asked for (``{}``: the service's defaults; None: no clock),
+    within the service's bounds (422 otherwise)."""
+    if raw is None:
+        return None
+    default, t = deps.timeouts.default(), deps.timeouts
+    chosen = TimeControl(raw.get("turn_seconds") or default.turn_seconds,
+                         raw.get("final_window_seconds") or default.final_window_seconds)
+    errors = {k: [f"must be between {int(t.turn_min)} and {int(t.turn_max)} seconds"]
+              for k in ("turn_seconds", "final_window_seconds")
+              if raw.get(k) is not None and not t.turn_min <= raw[k] <= t.turn_max}
+    if errors:
+        raise Problem("validation", "the time control is out of bounds", errors={"time_control": errors})
+    return chosen
+
+
+def invite_code(deps: Dependencies, gid: uuid.UUID) -> str:
     """The code that joins an unlisted game: an HMAC of the game's secret (so it becomes
     public only with the secret, when the game is over)."""
     code = _CODES.get_(gid)
     if code is None:
-        digest = hmac.new(api.games.secret(gid), b"facedown/invite-code", hashlib.sha256).digest()
+        digest = hmac.new(deps.games.secret(gid), b"facedown/invite-code", hashlib.sha256).digest()
         code = base64.b32encode(digest[:10]).decode().lower()
         _CODES.put(gid, code)
     return code  # type: ignore[no-any-return]
 
 
-def code_matches(api: Api, gid: uuid.UUID, code: str | None) -> bool:
-    return code is not None and hmac.compare_digest(code.strip().lower(), invite_code(api, gid))
+def invite_code_for(deps: Dependencies, gid: uuid.UUID, player: str) -> str:
+    """The invite code, for one of the game's seated players only (403 for anyone else)."""
+    if deps.games.load(gid).game.seat_of(player) is None:
+        raise Problem("forbidden", "only the game's seated players may read its invite code")
+    return invite_code(deps, gid)
 
 
-def _seated(api: Api, gid: uuid.UUID, player: str, appended: Appended) -> tuple[Current, int | None]:
+def code_matches(deps: Dependencies, gid: uuid.UUID, code: str | None) -> bool:
+    return code is not None and hmac.compare_digest(code.strip().lower(), invite_code(deps, gid))
+
+
+def _seated(deps: Dependencies, gid: uuid.UUID, player: str, appended: Appended) -> tuple[Current, int | None]:
     """The game after a creation or a join, with the caller's seat (a retry: the game as it is now)."""
-    cur = appended.current if appended.current is not None else api.games.load(gid)
+    cur = appended.current if appended.current is not None else deps.games.load(gid)
     return cur, cur.game.seat_of(player)
 
 
@@ -109,30 +144,29 @@ def resolve_rules(ruleset_name: str, seats: int, options: Mapping[str, Any]) -> 
         raise Problem("invalid-options", str(exc), errors={k: [v] for k, v in exc.errors.items()}) from exc
 
 
-def create_game(api: Api, player: tuple[str, str], ruleset_name: str, seats: int, options: Mapping[str, Any],
+def create_game(deps: Dependencies, player: tuple[str, str], ruleset_name: str, seats: int, options: Mapping[str, Any],
                 name: str | None, take_seat: bool, entropy: bytes | None, idem_key: str | None = None,
                 body: Any = None, opening: Opening = Opening()) -> tuple[Current, int | None]:
     resolved = resolve_rules(ruleset_name, seats, options)
     pid = player[0]
-    idem = None
-    if idem_key:
+    idem = Idempotency.of_request(pid, idem_key, "POST", "/v1/games", body)
+    if idem is not None:
         gid = uuid.uuid5(_CREATED_NS, f"{pid}\n{idem_key}")
-        idem = Idempotency.scoped(pid, idem_key, request_hash("POST", "/v1/games", pid, body))
-        done = api.games.processed(gid, idem)
+        done = deps.games.processed(gid, idem)
         if done is not None:
-            return _seated(api, gid, pid, done)
+            return _seated(deps, gid, pid, done)
     else:
         gid = opening.game_id or uuid.uuid4()
     # a retry racing the first request stores no second secret: both commit to the stored one
-    secret = game_index.put_secret(api.db, gid, fairness.new_secret())
-    at = api.now()
-    tc = api.timeouts.default() if opening.time_control == "default" else opening.time_control
+    secret = game_index.put_secret(deps.db, gid, fairness.new_secret())
+    at = deps.now()
+    tc = deps.timeouts.default() if opening.time_control == "default" else opening.time_control
     assert tc is None or isinstance(tc, TimeControl)
     opened: dict[str, Any] = {
         "ruleset": ruleset_name, "seats": seats, "options": resolved, "name": name or f"{rules.get(ruleset_name).title} game",
         "creator": pid, "secret_commitment": fairness.secret_commitment(secret),
         "time_control": tc.to_json() if tc else None, "visibility": opening.visibility,
-        "timeouts_before_vote": api.timeouts.before_vote}
+        "timeouts_before_vote": deps.timeouts.before_vote}
     if opening.rematch_of:
         opened["rematch_of"] = opening.rematch_of
     events = [NewEvent("GameOpened", opened, metadata(at, None, pid))]
@@ -143,14 +177,14 @@ def create_game(api: Api, player: tuple[str, str], ruleset_name: str, seats: int
         events.append(_seat_taken(opening.seat, player, entropy, at))
     game = fold_records(None, pending(events, gid))
     assert game is not None
-    return _seated(api, gid, pid, api.games.create(Decision(game, events), idem))
+    return _seated(deps, gid, pid, deps.games.create(Decision(game, events), idem))
 
 
-def join_game(api: Api, gid: uuid.UUID, player: tuple[str, str], entropy: bytes | None,
+def join_game(deps: Dependencies, gid: uuid.UUID, player: tuple[str, str], entropy: bytes | None,
               idem_key: str | None = None, body: Any = None) -> tuple[Current, int | None]:
     """Take a free seat (an invited player: the seat kept for them); the last seat deals."""
     pid = player[0]
-    idem = Idempotency.scoped(pid, idem_key, request_hash("POST", f"/v1/games/{gid}/join", pid, body)) if idem_key else None
+    idem = Idempotency.of_request(pid, idem_key, "POST", f"/v1/games/{gid}/join", body)
     code = body.get("invite_code") if isinstance(body, Mapping) else None
 
     def decide(cur: Current) -> Decision:
@@ -158,30 +192,24 @@ def join_game(api: Api, gid: uuid.UUID, player: tuple[str, str], entropy: bytes 
         if game.seat_of(pid) is not None:
             raise Problem("already-seated", f"you already hold seat {game.seat_of(pid)}", seat=game.seat_of(pid))
         seat = game.reserved_seat(pid)
-        if seat is None and game.visibility == "unlisted" and not code_matches(api, gid, code):
+        if seat is None and game.visibility == "unlisted" and not code_matches(deps, gid, code):
             raise Problem("not-found", f"no game {gid}")  # a stranger learns nothing of an unlisted game
         if game.status != "open":
             raise Problem("game-not-open", f"the game is {game.status}")
         seat = game.free_seat() if seat is None else seat
         if seat is None:
             raise Problem("game-not-open", "every seat of this game is taken or kept for an invited player")
-        at = api.now()
+        at = deps.now()
         events = [_seat_taken(seat, player, entropy, at)]
         game = folded(game, events, gid)
         if all(s is not None for s in game.seats):  # the last seat: deal
             rs = rules.get(game.ruleset)
             dealt = [NewEvent(type(ev).__name__, codec.to_json(ev), metadata(at, None, None))
-                     for ev in rs.start(len(game.seats), game.options, api.games.chance_key(game))]
+                     for ev in rs.start(len(game.seats), game.options, deps.games.chance_key(game))]
             events += dealt
             game = folded(game, dealt, gid)
         return Decision(game, events)
 
-    appended = api.games.update(gid, decide, idem)
+    appended = deps.games.update(gid, decide, idem)
     assert appended is not None
-    return _seated(api, gid, pid, appended)
-
-
-def folded(game: Game, events: list[NewEvent], gid: uuid.UUID) -> Game:
-    out = fold_records(game, pending(events, gid))
-    assert out is not None
-    return out
+    return _seated(deps, gid, pid, appended)

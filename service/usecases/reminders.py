@@ -1,24 +1,23 @@
 """``deadline_soon``: a notification to each awaited seat when little of its wait is left.
 
-Sent by the deadline sweeper (service/deadlines.py), once per seat and wait: the dedup key
+Sent by the deadline sweeper (service/usecases/sweep.py), once per seat and wait: the dedup key
 names the game, the moment the wait began and the seat, so a repeated sweep adds nothing.
 """
 from __future__ import annotations
 
 from events import game_index, notifications
 from events.notifications import Item
-from service.model.clock import moment
-from service.usecases.dependencies import Api
+from service.model.game import iso, moment
 from service.model.notifications import wake_key
-from service.model.views import iso
+from service.usecases.dependencies import Dependencies
 
 
-def remind(api: Api, left: float, limit: int = 500) -> int:
+def remind(deps: Dependencies, left: float, limit: int = 500) -> int:
     """Notify the awaited seats of every game near its deadline; returns how many were told."""
     if left <= 0:
         return 0
-    now = api.clock()
-    rows = game_index.nearly_due(api.db, now, left, limit)
+    now = deps.clock()
+    rows = game_index.nearly_due(deps.db, now, left, limit)
     items = []
     for row in rows:
         players = {s["seat"]: s.get("player_id") for s in row.seats}
@@ -31,7 +30,7 @@ def remind(api: Api, left: float, limit: int = 500) -> int:
                 key = f"deadline_soon:{row.id}:{iso(row.deadline_since)}:{seat}"
                 items.append(Item(player, "deadline_soon", str(row.id), row.version, (seat,),
                                   {"ruleset": row.ruleset, "name": row.name, "kind": row.deadline_kind}, key))
-    notifications.insert(api.db, items)
+    notifications.insert(deps.db, items)
     for player in {i.player_id for i in items}:
-        api.live.hint(wake_key(player), 0)
+        deps.live.hint(wake_key(player), 0)
     return len(items)

@@ -25,13 +25,12 @@ from typing import Any
 
 from events import players as player_rows
 from events.store import NewEvent
-from service.model import account as accounts
-from service.usecases import accounts as players, tokens
-from service.model.clock import moment
-from service.usecases.dependencies import Api
-from service.model.game import metadata
-from service.model.views import iso
+from service.adapters import account_stream
+from service.model.account import Account
+from service.model.game import iso, metadata, moment
 from service.model.problems import Problem
+from service.usecases import accounts, tokens
+from service.usecases.dependencies import Dependencies
 
 SESSION_LABEL = "web session"
 CODE_SECONDS = 600
@@ -49,16 +48,16 @@ def csrf_matches(session_token: str, sent: str | None) -> bool:
     return sent is not None and hmac.compare_digest(csrf_token(session_token), sent)
 
 
-def _session_for(api: Api, pid: str, extra: list[NewEvent] | None = None,
-                 check: Any = None) -> tuple[str, accounts.Account]:
+def _session_for(deps: Dependencies, pid: str, extra: list[NewEvent] | None = None,
+                 check: Any = None) -> tuple[str, Account]:
     """A new session token for the player (with ``extra`` events first, in the same append),
     revoking the oldest web session when the player holds as many tokens as allowed."""
     token = pysecrets.token_urlsafe(32)
     token_id = str(uuid.uuid4())
-    at = api.now()
+    at = deps.now()
     gone: list[str] = []
 
-    def decide(acct: accounts.Account) -> list[NewEvent]:
+    def decide(acct: Account) -> list[NewEvent]:
         if check is not None:
             check(acct)
         out = list(extra or [])
@@ -69,17 +68,17 @@ def _session_for(api: Api, pid: str, extra: list[NewEvent] | None = None,
                 raise Problem("too-many-tokens", f"a player may hold {tokens.MAX_TOKENS} tokens; revoke one first")
             gone.append(oldest.digest)
             out.append(NewEvent("TokenRevoked", {"token_id": oldest.id}, metadata(at, None, pid)))
-        out.append(NewEvent("TokenIssued", {"token_id": token_id, "token_sha256": players.token_digest(token),
+        out.append(NewEvent("TokenIssued", {"token_id": token_id, "token_sha256": accounts.token_digest(token),
                                             "label": SESSION_LABEL}, metadata(at, None, pid)))
         return out
 
-    acct = accounts.update(api, pid, decide)
+    acct = account_stream.update(deps.store, pid, decide)
     for digest in gone:
-        players.forget_token(api, digest)
+        accounts.forget_token(deps, digest)
     return token, acct
 
 
-def _opened(token: str, acct: accounts.Account, shown: str | None = None) -> dict[str, Any]:
+def _opened(token: str, acct: Account, shown: str | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"player": {"id": acct.id, "name": acct.name, "handle": acct.handle},
                            "csrf_token": csrf_token(token), "session": token}
     if shown is not None:
@@ -87,33 +86,33 @@ def _opened(token: str, acct: accounts.Account, shown: str | None = None) -> dic
     return out
 
 
-def sign_in_with_token(api: Api, token: str) -> dict[str, Any]:
+def sign_in_with_token(deps: Dependencies, token: str) -> dict[str, Any]:
     """A session for the holder of a live token (401 if it is not one)."""
-    found = players.authenticate(api, token)
+    found = accounts.authenticate(deps, token)
     if found is None:
         raise Problem("unauthorized", "that token is not valid")
-    session, acct = _session_for(api, found[0])
+    session, acct = _session_for(deps, found[0])
     return _opened(session, acct)
 
 
-def register(api: Api, name: str, handle: str | None) -> dict[str, Any]:
+def register(deps: Dependencies, name: str, handle: str | None) -> dict[str, Any]:
     """A new player and a session; the registration's own token is in this answer, once."""
-    made = players.register_player(api, name, handle)
-    session, acct = _session_for(api, made["id"])
+    made = accounts.register_player(deps, name, handle)
+    session, acct = _session_for(deps, made["id"])
     return _opened(session, acct, shown=made["token"])
 
 
-def issue_code(api: Api, pid: str) -> dict[str, Any]:
+def issue_code(deps: Dependencies, pid: str) -> dict[str, Any]:
     """A one-time code (shown once) that opens a session of this player on another device."""
     code = "".join(pysecrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-    now = api.clock()
+    now = deps.clock()
     expires = iso(now + timedelta(seconds=CODE_SECONDS))
     data = {"code_id": str(uuid.uuid4()), "code_sha256": _code_digest(code), "expires_at": expires}
 
-    def decide(acct: accounts.Account) -> list[NewEvent]:
+    def decide(acct: Account) -> list[NewEvent]:
         return [NewEvent("SignInCodeIssued", data, metadata(iso(now), None, pid))]
 
-    accounts.update(api, pid, decide)
+    account_stream.update(deps.store, pid, decide)
     return {"code": f"{code[:5]}-{code[5:]}", "expires_at": expires, "expires_in": CODE_SECONDS}
 
 
@@ -126,41 +125,41 @@ def normalized(raw: str) -> str:
     return _NOT_CODE.sub("", raw).upper()
 
 
-def sign_in_with_code(api: Api, raw: str) -> dict[str, Any]:
+def sign_in_with_code(deps: Dependencies, raw: str) -> dict[str, Any]:
     """A session for the player who issued this code, if it is live (used at most once)."""
     refused = Problem("invalid-code", "that code is not valid: it may be mistyped, used or expired; "
                                       "ask your signed-in device for a new one")
     code = normalized(raw)
     if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
         raise refused
-    owner = player_rows.code_owner(api.db, _code_digest(code))
+    owner = player_rows.code_owner(deps.db, _code_digest(code))
     if owner is None:
         raise refused
     pid, code_id = str(owner[0]), str(owner[1])
-    now = api.clock()
+    now = deps.clock()
 
-    def check(acct: accounts.Account) -> None:
+    def check(acct: Account) -> None:
         found = next((c for c in acct.codes if c.id == code_id), None)
         if found is None or found.used or moment(found.expires_at) <= now:
             raise refused
 
     used = NewEvent("SignInCodeUsed", {"code_id": code_id}, metadata(iso(now), None, pid))
-    session, acct = _session_for(api, pid, [used], check)
+    session, acct = _session_for(deps, pid, [used], check)
     return _opened(session, acct)
 
 
-def describe(api: Api, pid: str, session: str) -> dict[str, Any]:
+def describe(deps: Dependencies, pid: str, session: str) -> dict[str, Any]:
     """The player of a live session, with the session's CSRF token."""
-    acct, _ = accounts.load(api, pid)
+    acct, _ = account_stream.load(deps.store, pid)
     return _opened(session, acct)
 
 
-def sign_out(api: Api, session: str) -> None:
+def sign_out(deps: Dependencies, session: str) -> None:
     """Revoke the session's token (nothing to do if it is no longer live)."""
-    found = players.authenticated(api, session)
+    found = accounts.authenticated(deps, session)
     if found is not None:
         try:
-            tokens.revoke(api, found[0], found[2])
+            tokens.revoke(deps, found[0], found[2])
         except Problem as exc:
             if exc.slug != "not-found":  # revoked meanwhile by another sign-out: the same end
                 raise

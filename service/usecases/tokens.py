@@ -12,23 +12,23 @@ from typing import Any
 
 from events import players
 from events.store import NewEvent
-from service.model import account as accounts
-from service.usecases.dependencies import Api
-from service.model.game import metadata
-from service.usecases.accounts import forget_token, token_digest
-from service.model.views import iso
+from service.adapters import account_stream
+from service.model.account import Account
+from service.model.game import iso, metadata
 from service.model.problems import Problem
+from service.usecases.accounts import forget_token, token_digest
+from service.usecases.dependencies import Dependencies
 
 MAX_TOKENS = 20
 
 
-def issue(api: Api, pid: str, label: str | None) -> dict[str, Any]:
+def issue(deps: Dependencies, pid: str, label: str | None) -> dict[str, Any]:
     """A new token for the caller (its plaintext is in this answer only)."""
     token = pysecrets.token_urlsafe(32)
     token_id = str(uuid.uuid4())
-    at = api.now()
+    at = deps.now()
 
-    def decide(acct: accounts.Account) -> list[NewEvent]:
+    def decide(acct: Account) -> list[NewEvent]:
         live = acct.live_tokens()
         if len(live) >= MAX_TOKENS:
             raise Problem("too-many-tokens", f"a player may hold {MAX_TOKENS} tokens; revoke one first")
@@ -36,30 +36,30 @@ def issue(api: Api, pid: str, label: str | None) -> dict[str, Any]:
         return [NewEvent("TokenIssued", {"token_id": token_id, "token_sha256": token_digest(token), "label": name},
                          metadata(at, None, pid))]
 
-    acct = accounts.update(api, pid, decide)
+    acct = account_stream.update(deps.store, pid, decide)
     made = next(t for t in acct.tokens if t.id == token_id)
     return {"id": token_id, "label": made.label, "created_at": made.created_at, "token": token}
 
 
-def listing(api: Api, pid: str, current: str | None) -> dict[str, Any]:
+def listing(deps: Dependencies, pid: str, current: str | None) -> dict[str, Any]:
     """The caller's live tokens with their labels and last use (``current``: the one calling)."""
-    rows = players.tokens_of(api.db, uuid.UUID(pid))
+    rows = players.tokens_of(deps.db, uuid.UUID(pid))
     return {"tokens": [{"id": str(r.id), "label": r.label, "created_at": iso(r.created_at),
                         "last_used_at": iso(r.last_used_at) if r.last_used_at else None,
                         "current": str(r.id) == current} for r in rows]}
 
 
-def revoke(api: Api, pid: str, token_id: str) -> None:
+def revoke(deps: Dependencies, pid: str, token_id: str) -> None:
     """Revoke one of the caller's tokens (the one calling too): it gets 401 from now on."""
     gone: list[str] = []
 
-    def decide(acct: accounts.Account) -> list[NewEvent]:
+    def decide(acct: Account) -> list[NewEvent]:
         found = next((t for t in acct.live_tokens() if t.id == token_id), None)
         if found is None:
             raise Problem("not-found", "you have no such token")
         gone.append(found.digest)
-        return [NewEvent("TokenRevoked", {"token_id": token_id}, metadata(api.now(), None, pid))]
+        return [NewEvent("TokenRevoked", {"token_id": token_id}, metadata(deps.now(), None, pid))]
 
-    accounts.update(api, pid, decide)
+    account_stream.update(deps.store, pid, decide)
     for digest in gone:
-        forget_token(api, digest)
+        forget_token(deps, digest)

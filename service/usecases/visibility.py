@@ -6,10 +6,11 @@ import logging
 import uuid
 
 from events import game_index
-from service.usecases.dependencies import Api, Lru
+from service.model.caches import Lru
 from service.model.game import Game, UnreadableLog
-from service.usecases.lobby import code_matches
 from service.model.problems import Problem
+from service.usecases.dependencies import Dependencies
+from service.usecases.lobby import code_matches
 
 # game -> (visibility, its players): visibility never changes; the players are re-read
 # whenever they would refuse someone (a player who joined through another worker)
@@ -22,13 +23,13 @@ def members(game: Game) -> frozenset[str]:
     return frozenset(seated | {r.player_id for r in game.reserved if r is not None})
 
 
-def visible(api: Api, gid: uuid.UUID, player: str | None, code: str | None = None) -> bool:
+def visible(deps: Dependencies, gid: uuid.UUID, player: str | None, code: str | None = None) -> bool:
     """May ``player`` (None: anonymous) see the game? True for a game that does not exist
     (the handler answers 404 itself)."""
     hit = _SEEN.get_(gid)
     if hit is None or (hit[0] == "unlisted" and player not in hit[1]):
         try:
-            game = api.games.load(gid).game
+            game = deps.games.load(gid).game
             hit = (game.visibility, members(game))
         except Problem:
             return True
@@ -37,11 +38,11 @@ def visible(api: Api, gid: uuid.UUID, player: str | None, code: str | None = Non
             # still answer, to say which version is wrong, so the read model decides
             log.warning("game %s cannot be folded; its visibility is read from the game index", gid,
                         exc_info=True)
-            indexed = game_index.visibility_of(api.db, gid)
+            indexed = game_index.visibility_of(deps.db, gid)
             if indexed is None:
                 return True
             hit = indexed
         _SEEN.put(gid, hit)
     if hit[0] == "public" or (player is not None and player in hit[1]):
         return True
-    return code_matches(api, gid, code)
+    return code_matches(deps, gid, code)

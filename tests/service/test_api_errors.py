@@ -266,14 +266,14 @@ def test_the_players_can_be_rebuilt_from_the_events(live: Live) -> None:
     from service.usecases.accounts import authenticate, rebuild_players
 
     someone = live.player("rebuilt")
-    api = live.app.extensions["facedown_api"]
+    api = live.app.extensions["facedown"]
     before = players.all_rows(api.db)
     assert any(name == "rebuilt" for _, name, _ in before)
     players.clear(api.admin())  # as the owner: the service's own login may not write tables
     assert players.all_rows(api.db) == []
     assert rebuild_players(api) == len(before)
     assert players.all_rows(api.db) == before
-    api._tokens.clear()  # this worker's cache of tokens it has seen: make the check read the table
+    api.tokens.clear()  # this worker's cache of tokens it has seen: make the check read the table
     assert authenticate(api, someone.token) is not None
 
 
@@ -282,7 +282,7 @@ def test_the_game_index_can_be_rebuilt_from_the_events(live: Live) -> None:
     from service.adapters.projections import rebuild_index
 
     start_game(live, RULESETS[0])
-    api = live.app.extensions["facedown_api"]
+    api = live.app.extensions["facedown"]
     before = game_index.all_rows(api.db)
-    rebuild_index(api)
+    rebuild_index(api.store, api.admin())
     assert game_index.all_rows(api.db) == before and before

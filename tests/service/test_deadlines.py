@@ -46,7 +46,7 @@ def test_the_view_says_when_the_wait_times_out(timed: Live, clock: Clock) -> Non
 
 def test_nothing_is_sent_before_the_deadline_and_everything_after(timed: Live, clock: Clock) -> None:
     gid, players = start_game(timed, "corte")
-    api = timed.app.extensions["facedown_api"]
+    api = timed.app.extensions["facedown"]
     before = players[0].get(f"/v1/games/{gid}/view").json()
     clock.advance(TURN - 1)
     assert sweep(api).commands_sent == 0
@@ -70,7 +70,7 @@ def test_the_audit_replays_the_system_commands(timed: Live, clock: Clock) -> Non
     from service.audit.verify import Report, check_readjudication
 
     gid, players = start_game(timed, "corte")
-    api = timed.app.extensions["facedown_api"]
+    api = timed.app.extensions["facedown"]
     for _ in range(3):
         clock.advance(TURN + 1)
         assert sweep(api).commands_sent > 0
@@ -83,7 +83,7 @@ def test_the_audit_replays_the_system_commands(timed: Live, clock: Clock) -> Non
 
 def test_a_player_who_moves_first_restarts_the_clock(timed: Live, clock: Clock) -> None:
     gid, players = start_game(timed, "cuatro-cartas")
-    api = timed.app.extensions["facedown_api"]
+    api = timed.app.extensions["facedown"]
     clock.advance(TURN + 1)
     sweep(api)  # the initial peeks time out: the first turn begins now
     clock.advance(TURN - 5)
@@ -101,7 +101,7 @@ def test_a_player_who_moves_first_restarts_the_clock(timed: Live, clock: Clock) 
 def test_the_index_finds_only_the_games_past_their_deadline(timed: Live, clock: Clock) -> None:
     from events import game_index
 
-    api = timed.app.extensions["facedown_api"]
+    api = timed.app.extensions["facedown"]
     early, _ = start_game(timed, "corte")
     clock.advance(TURN / 2)
     late, _ = start_game(timed, "pedro")

@@ -6,14 +6,15 @@ from urllib.parse import urljoin
 
 import requests
 
-from service.model.problems import PROBLEMS, markdown
+from service.http.problems import markdown
+from service.model.problems import PROBLEMS
 from tests.service.helpers import Live, acting, start_game
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "problems.md"
 
 
 def test_docs_problems_md_lists_every_problem_type_as_the_table_says() -> None:
-    assert DOCS.read_text() == markdown(), "regenerate: python -c 'from service.model.problems import markdown; ...'"
+    assert DOCS.read_text() == markdown(), "regenerate: python -c 'from service.http.problems import markdown; ...'"
     for slug in PROBLEMS:
         assert f"## `{slug}`" in DOCS.read_text()
 

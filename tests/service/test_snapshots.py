@@ -13,7 +13,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.model import snapshots
-from service.model.game import fingerprint
+from service.model.snapshots import fingerprint
 
 
 @pytest.fixture
@@ -63,7 +63,7 @@ def test_the_stored_snapshot_is_json_of_the_game_the_log_folds_to(apps: Any, dat
     assert fp == fingerprint() and version >= 16
     doc = json.loads(state)
     assert doc["format"] == 1 and set(doc) == {"format", "game"}
-    repo = client.application.extensions["facedown_api"].games
+    repo = client.application.extensions["facedown"].games
     assert snapshots.loads(state) == repo.load_at(uuid.UUID(gid), version)
 
 

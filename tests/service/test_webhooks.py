@@ -117,8 +117,8 @@ def test_a_delivery_claimed_by_a_worker_that_died_is_sent_again_with_the_same_id
     """The lease: a claim never settled (the sender was killed) is due again, same webhook-id."""
     from events import webhooks
 
-    api = live.app.extensions["facedown_api"]
-    worker = live.app.extensions["facedown_webhooks"]
+    api = live.app.extensions["facedown"]
+    worker = live.app.extensions["facedown_workers"]["webhooks"]
     worker.close()  # this process's worker stops: the test plays both the dead and the next one
     try:
         with receiver() as rx:
@@ -138,7 +138,7 @@ def test_a_delivery_claimed_by_a_worker_that_died_is_sent_again_with_the_same_id
     finally:
         from service.adapters.webhooks.delivery import DeliveryWorker
 
-        live.app.extensions["facedown_webhooks"] = DeliveryWorker(api, FAST)
+        live.app.extensions["facedown_workers"]["webhooks"] = DeliveryWorker(api, FAST)
 
 
 def test_private_and_malformed_targets_are_refused_unless_allowed(live: Live, db_factory: object) -> None:

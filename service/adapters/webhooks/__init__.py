@@ -1,5 +1,6 @@
-"""Signed webhooks (Standard Webhooks): registration, signing, delivery; which targets are
-safe is ``service.adapters.outbound``'s check, the one of every request the service sends.
+"""Signed webhooks (Standard Webhooks): signing, sending and the delivery worker (registering
+one is a use case, ``service.usecases.webhooks``); which targets are safe is
+``service.adapters.outbound``'s check, the one of every request the service sends.
 
 A player registers ``{url, events}`` and gets a secret, shown once. Each notification of a
 subscribed kind puts a delivery in the outbox in the notification's own transaction

@@ -11,24 +11,33 @@ import logging
 import os
 import random
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Protocol
 
 import orjson
 
 from events import webhooks
-from events.db import connect
+from events.db import Database
 from events.errors import StoreError
+from events.locks import SessionLock
 from events.webhooks import Due
-from service.usecases.dependencies import Api
-from service.usecases.inbox import notification_out
-from service.model.notifications import wake_key
+from service.adapters.wakeups import Live
 from service.adapters.webhooks import sending
+from service.model.notifications import notification_out, wake_key
 
 log = logging.getLogger("facedown.webhooks")
-LOCK_KEY = 0x66647768  # "fdwh": one delivering process at a time
+
+
+class Outbox(Protocol):
+    """What delivering needs: the pool, the wake-ups (a disabled webhook's owner hears of
+    it) and the clock (the use cases' dependencies have them)."""
+
+    db: Database
+    live: Live
+    clock: Callable[[], datetime]
 
 
 @dataclass(frozen=True)
@@ -67,7 +76,7 @@ def message_id(d: Due) -> str:
     return f"msg_{d.delivery_id.hex}"
 
 
-def deliver(api: Api, policy: Policy, d: Due, now: datetime) -> str:
+def deliver(outbox: Outbox, policy: Policy, d: Due, now: datetime) -> str:
     """Send one claimed delivery and record the attempt; returns how it was settled."""
     if d.secret is None:  # removed meanwhile
         attempt = sending.Attempt(None, "the webhook was removed", 0)
@@ -78,30 +87,30 @@ def deliver(api: Api, policy: Policy, d: Due, now: datetime) -> str:
     if not attempt.delivered and retries_left and d.secret is not None:
         delay = policy.retry_after[d.attempt - 1]
         next_at = now + timedelta(seconds=delay * random.uniform(0.9, 1.1))
-    result = webhooks.settle(api.db, d.delivery_id, d.attempt, attempt.status, attempt.error, attempt.duration_ms,
+    result = webhooks.settle(outbox.db, d.delivery_id, d.attempt, attempt.status, attempt.error, attempt.duration_ms,
                              attempt.delivered, next_at, policy.disable_after)
     if result == "disabled":
-        api.live.hint(wake_key(str(d.player_id)), 0)
+        outbox.live.hint(wake_key(str(d.player_id)), 0)
     return result
 
 
-def run_once(api: Api, policy: Policy, pool: ThreadPoolExecutor | None = None) -> int:
+def run_once(outbox: Outbox, policy: Policy, pool: ThreadPoolExecutor | None = None) -> int:
     """Claim and send one batch of due deliveries; returns how many were sent."""
-    due = webhooks.claim(api.db, policy.batch, policy.lease_seconds)
-    now = api.clock()
+    due = webhooks.claim(outbox.db, policy.batch, policy.lease_seconds)
+    now = outbox.clock()
     if pool is None:
         for d in due:
-            deliver(api, policy, d, now)
+            deliver(outbox, policy, d, now)
     else:
-        list(pool.map(lambda d: deliver(api, policy, d, now), due))
+        list(pool.map(lambda d: deliver(outbox, policy, d, now), due))
     return len(due)
 
 
 class DeliveryWorker:
     """A daemon thread (a greenlet under gevent) that delivers while it holds the lock."""
 
-    def __init__(self, api: Api, policy: Policy) -> None:
-        self.api, self.policy = api, policy
+    def __init__(self, outbox: Outbox, policy: Policy) -> None:
+        self.outbox, self.policy = outbox, policy
         self._stop = threading.Event()
         self.delivering = threading.Event()  # this process holds the lock
         self._thread = threading.Thread(target=self._run, name="facedown-webhooks", daemon=True)
@@ -109,37 +118,27 @@ class DeliveryWorker:
 
     def _run(self) -> None:
         pool = ThreadPoolExecutor(self.policy.senders, thread_name_prefix="facedown-webhook-send")
-        lock: Any = None
+        lock = SessionLock(self.outbox.db.url)
         while not self._stop.is_set():
             try:
-                if lock is None:
-                    lock = connect(self.api.db.url)
-                    got = lock.execute("SELECT pg_try_advisory_lock(%s)", (LOCK_KEY,)).fetchone()[0]
-                    if not got:
-                        lock.close()
-                        lock = None
+                if not lock.held:
+                    if not lock.acquire():
                         self._stop.wait(5 * random.uniform(0.5, 1.5))  # another process delivers
                         continue
                     self.delivering.set()
-                if run_once(self.api, self.policy, pool) == 0:
-                    lock.execute("SELECT 1")  # the lock's session is alive (else reconnect)
+                if run_once(self.outbox, self.policy, pool) == 0:
+                    lock.check()  # the lock's session is alive (else reconnect)
                     self._stop.wait(self.policy.poll_seconds)
             except StoreError as exc:
                 log.warning("webhook delivery paused: %s", exc)
                 self.delivering.clear()
-                if lock is not None:
-                    try:
-                        lock.close()
-                    except Exception:  # noqa: BLE001 - it is being dropped anyway
-                        pass
-                lock = None
+                lock.release()
                 self._stop.wait(2.0)
             except Exception:  # noqa: BLE001 - the thread must outlive any one bad batch
                 log.exception("webhook delivery failed")
                 self._stop.wait(self.policy.poll_seconds)
         pool.shutdown(wait=False)
-        if lock is not None:
-            lock.close()
+        lock.release()
 
     def close(self) -> None:
         self._stop.set()

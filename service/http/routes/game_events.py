@@ -10,30 +10,21 @@ from flask.typing import ResponseReturnValue
 
 from service.usecases import reading
 from service.http.schemas import games as s
-from service.http.requests import api, caller, load_query, reply
+from service.http.requests import caller, deps, load_query, reply
 from service.http.streaming import Page, last_event_id, long_poll, settings, sse
-from service.usecases.dependencies import Api
 
 bp = Blueprint("game_events", __name__)
 _events_q, _stream_q, _event_out, _events_out = s.EventsQuery(), s.StreamQuery(), s.EventOut(), s.EventsOut()
-
-
-def _reader(game_id: uuid.UUID, who: tuple[str, str] | None) -> tuple[Api, str, int | None]:
-    """For reading a game's events: the API, the game's ruleset, and the caller's seat (None:
-    a spectator or an anonymous caller)."""
-    a = api()
-    name = a.games.ruleset_of(game_id)
-    seat = a.games.seat_of(game_id, who[0]) if who is not None else None
-    return a, name, seat
 
 
 @bp.get("/v1/games/<uuid:game_id>/events")
 def events(game_id: uuid.UUID) -> ResponseReturnValue:
     who = caller(required=False)
     q = load_query(_events_q)
-    a, name, seat = _reader(game_id, who)
-    page = long_poll(a.live, str(game_id), q["wait"],
-                     lambda: reading.events_page(a, game_id, seat, q["after"], q["limit"], name))
+    d = deps()
+    name, seat = reading.reader(d, game_id, who[0] if who else None)
+    page = long_poll(d.live, str(game_id), q["wait"],
+                     lambda: reading.events_page(d, game_id, seat, q["after"], q["limit"], name))
     return reply(_events_out, page, 200, {"Cache-Control": "no-store"})
 
 
@@ -48,15 +39,16 @@ def event_stream(game_id: uuid.UUID) -> ResponseReturnValue:
     q = load_query(_stream_q)
     last = last_event_id()
     after = q["after"] if last is None else last
-    a, name, seat = _reader(game_id, who)
+    d = deps()
+    name, seat = reading.reader(d, game_id, who[0] if who else None)
     config = settings()
     seconds = config.stream_max_seconds if q["max_seconds"] is None else min(q["max_seconds"],
                                                                             config.stream_max_seconds)
 
     def read(position: int) -> Page:
-        page, found = reading.events_page(a, game_id, seat, position, 200, name)
+        page, found = reading.events_page(d, game_id, seat, position, 200, name)
         if not found:
             return Page([], position, False)
         return Page([_sse_message(e) for e in page["events"]], page["next_after"], page["more"])
 
-    return sse(a.live, str(game_id), f"events of game {game_id} after {after}", read, after, seconds)
+    return sse(d.live, str(game_id), f"events of game {game_id} after {after}", read, after, seconds)

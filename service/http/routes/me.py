@@ -7,10 +7,9 @@ import uuid
 from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
 
-from service.model import account as accounts
-from service.usecases import accounts as players, tokens, vacation
+from service.http.requests import caller, deps, json_body, load, reply, session_cookie
 from service.http.schemas import accounts as ls
-from service.http.requests import api, caller, json_body, load, reply, session_cookie
+from service.usecases import accounts, tokens, vacation
 
 bp = Blueprint("me", __name__)
 _vacation_in, _token_in, _handle_in = ls.VacationIn(), ls.TokenIn(), ls.HandleIn()
@@ -25,63 +24,58 @@ def _player() -> str:
     return who[0]
 
 
-def _me(acct: accounts.Account) -> dict[str, object]:
-    return {"id": acct.id, "name": acct.name, "handle": acct.handle, "created_at": acct.created_at,
-            "vacation": vacation.balance(api(), acct), "tokens": len(acct.live_tokens())}
-
 
 @bp.get("/v1/me")
 def me() -> ResponseReturnValue:
-    acct, _ = accounts.load(api(), _player())
-    return reply(_me_out, _me(acct), 200, _PRIVATE)
+    return reply(_me_out, accounts.me(deps(), _player()), 200, _PRIVATE)
 
 
 @bp.put("/v1/me/handle")
 def put_handle() -> ResponseReturnValue:
     pid = _player()
     data = load(_handle_in, json_body())
-    return reply(_me_out, _me(players.change_handle(api(), pid, data["handle"])), 200, _PRIVATE)
+    return reply(_me_out, accounts.change_handle(deps(), pid, data["handle"]), 200, _PRIVATE)
 
 
 @bp.post("/v1/me/vacation")
 def start_vacation() -> ResponseReturnValue:
     pid = _player()
     data = load(_vacation_in, json_body())
-    return reply(_vacation_out, vacation.start(api(), pid, data["days"]), 201, _PRIVATE)
+    return reply(_vacation_out, vacation.start(deps(), pid, data["days"]), 201, _PRIVATE)
 
 
 @bp.delete("/v1/me/vacation")
 def end_vacation() -> ResponseReturnValue:
-    return reply(_vacation_out, vacation.end(api(), _player()), 200, _PRIVATE)
+    return reply(_vacation_out, vacation.end(deps(), _player()), 200, _PRIVATE)
 
 
 @bp.post("/v1/me/tokens")
 def issue_token() -> ResponseReturnValue:
     pid = _player()
     data = load(_token_in, json_body(optional=True))
-    out = tokens.issue(api(), pid, data["label"])
+    out = tokens.issue(deps(), pid, data["label"])
     return reply(_token_out, out | {"current": False, "last_used_at": None}, 201, _PRIVATE)
 
 
 def _current_token() -> str | None:
     """The id of the token this request came with."""
     token = request.headers.get("Authorization", "").partition(" ")[2].strip() or session_cookie()
-    found = players.authenticated(api(), token) if token else None
+    found = accounts.authenticated(deps(), token) if token else None
     return None if found is None else found[2]
 
 
 @bp.get("/v1/me/tokens")
 def list_tokens() -> ResponseReturnValue:
     pid = _player()
-    return reply(_tokens_out, tokens.listing(api(), pid, _current_token()), 200, _PRIVATE)
+    return reply(_tokens_out, tokens.listing(deps(), pid, _current_token()), 200, _PRIVATE)
 
 
 @bp.delete("/v1/me/tokens/<uuid:token_id>")
 def revoke_token(token_id: uuid.UUID) -> ResponseReturnValue:
-    tokens.revoke(api(), _player(), str(token_id))
+    tokens.revoke(deps(), _player(), str(token_id))
     return Response(status=204)
 
 
 @bp.get("/v1/players/<handle>")
 def profile(handle: str) -> ResponseReturnValue:
-    return reply(_profile_out, players.profile(api(), handle), 200, {"Cache-Control": "public, max-age=60"})
+    return reply(_profile_out, accounts.profile(deps(), handle), 200, {"Cache-Control": "public, max-age=60"})

@@ -13,103 +13,18 @@ import uuid
 
 from flask import Blueprint, Response
 from flask.typing import ResponseReturnValue
-from marshmallow import Schema, fields, validate
 
-from service.usecases import inbox
-from service.http.requests import api, caller, json_body, load, load_query, reply
+from service.http.requests import caller, deps, json_body, load, load_query, reply
+from service.http.schemas import accounts as s
 from service.http.streaming import Page, last_event_id, long_poll, settings, sse
-from service.model.notifications import KINDS, wake_key
-from service.usecases import webhooks as registration
+from service.model.notifications import wake_key
+from service.usecases import inbox, webhooks
 
-bp = Blueprint("account", __name__)
-MAX_SAFE = 2**53 - 1
-
-
-class NotificationsQuery(Schema):
-    after = fields.Integer(validate=validate.Range(min=0, max=MAX_SAFE), load_default=0)
-    wait = fields.Integer(validate=validate.Range(min=0, max=30), load_default=0)
-    limit = fields.Integer(validate=validate.Range(min=1, max=500), load_default=100)
-
-
-class StreamQuery(Schema):
-    after = fields.Integer(validate=validate.Range(min=0, max=MAX_SAFE), load_default=None)
-    max_seconds = fields.Integer(validate=validate.Range(min=1, max=3600), load_default=None)
-
-
-class WebhookIn(Schema):
-    url = fields.String(required=True, validate=validate.Length(min=1, max=2000))
-    events = fields.List(fields.String(validate=validate.OneOf(KINDS)), validate=validate.Length(min=1, max=20),
-                         load_default=lambda: list(KINDS))
-
-
-class DeliveriesQuery(Schema):
-    limit = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
-
-
-class NotificationOut(Schema):
-    seq = fields.Integer()
-    kind = fields.String()
-    game_id = fields.String(allow_none=True)
-    version = fields.Integer(allow_none=True)
-    seats = fields.List(fields.Integer())
-    at = fields.String()
-    data = fields.Dict()
-
-
-class NotificationsOut(Schema):
-    notifications = fields.List(fields.Nested(NotificationOut))
-    next_after = fields.Integer()
-
-
-class WebhookOut(Schema):
-    id = fields.String()
-    url = fields.String()
-    events = fields.List(fields.String())
-    enabled = fields.Boolean()
-    failures = fields.Integer()
-    disabled_reason = fields.String(allow_none=True)
-    created_at = fields.String()
-
-
-class CreatedWebhookOut(WebhookOut):
-    secret = fields.String()  # shown once
-
-
-class WebhooksOut(Schema):
-    webhooks = fields.List(fields.Nested(WebhookOut))
-
-
-class AttemptOut(Schema):
-    attempt = fields.Integer()
-    at = fields.String()
-    status = fields.Integer(allow_none=True)
-    error = fields.String(allow_none=True)
-    duration_ms = fields.Integer(allow_none=True)
-
-
-class DeliveryOut(Schema):
-    id = fields.String()
-    webhook_id_header = fields.String()
-    seq = fields.Integer()
-    kind = fields.String()
-    status = fields.String()
-    attempts = fields.Integer()
-    last_status = fields.Integer(allow_none=True)
-    last_error = fields.String(allow_none=True)
-    created_at = fields.String()
-    finished_at = fields.String(allow_none=True)
-    next_attempt_at = fields.String(allow_none=True)
-    attempt_log = fields.List(fields.Nested(AttemptOut))
-
-
-class DeliveriesOut(Schema):
-    deliveries = fields.List(fields.Nested(DeliveryOut))
-
-
-_notifications_q, _stream_q, _webhook_in, _deliveries_q = NotificationsQuery(), StreamQuery(), WebhookIn(), \
-    DeliveriesQuery()
-_notifications_out, _webhook_out, _webhooks_out, _deliveries_out = NotificationsOut(), CreatedWebhookOut(), \
-    WebhooksOut(), DeliveriesOut()
+bp = Blueprint("notifications", __name__)
+_notifications_q, _stream_q, _webhook_in, _deliveries_q = (s.NotificationsQuery(), s.AccountStreamQuery(),
+                                                           s.WebhookIn(), s.DeliveriesQuery())
+_notifications_out, _webhook_out, _webhooks_out, _deliveries_out = (s.NotificationsOut(), s.CreatedWebhookOut(),
+                                                                    s.WebhooksOut(), s.DeliveriesOut())
 
 
 def _player() -> str:
@@ -122,7 +37,7 @@ def _player() -> str:
 def notifications() -> ResponseReturnValue:
     player = _player()
     q = load_query(_notifications_q)
-    a = api()
+    a = deps()
     page = long_poll(a.live, wake_key(player), q["wait"], lambda: inbox.page(a, player, q["after"], q["limit"]))
     return reply(_notifications_out, page, 200, {"Cache-Control": "no-store"})
 
@@ -136,7 +51,7 @@ def stream() -> ResponseReturnValue:
     player = _player()
     q = load_query(_stream_q)
     last = last_event_id()
-    a = api()
+    a = deps()
     config = settings()
     seconds = config.stream_max_seconds if q["max_seconds"] is None else min(q["max_seconds"],
                                                                             config.stream_max_seconds)
@@ -162,18 +77,18 @@ def stream() -> ResponseReturnValue:
 def add_webhook() -> ResponseReturnValue:
     player = _player()
     data = load(_webhook_in, json_body())
-    out = registration.add(api(), player, data["url"], data["events"], settings().webhooks_allow_private)
+    out = webhooks.add(deps(), player, data["url"], data["events"], settings().webhooks_allow_private)
     return reply(_webhook_out, out, 201, {"Location": f"/v1/me/webhooks/{out['id']}", "Cache-Control": "no-store"})
 
 
 @bp.get("/v1/me/webhooks")
-def webhooks() -> ResponseReturnValue:
-    return reply(_webhooks_out, {"webhooks": registration.listing(api(), _player())})
+def list_webhooks() -> ResponseReturnValue:
+    return reply(_webhooks_out, {"webhooks": webhooks.listing(deps(), _player())})
 
 
 @bp.delete("/v1/me/webhooks/<uuid:webhook_id>")
 def remove_webhook(webhook_id: uuid.UUID) -> ResponseReturnValue:
-    registration.remove(api(), _player(), webhook_id)
+    webhooks.remove(deps(), _player(), webhook_id)
     return Response(status=204)
 
 
@@ -181,4 +96,4 @@ def remove_webhook(webhook_id: uuid.UUID) -> ResponseReturnValue:
 def deliveries(webhook_id: uuid.UUID) -> ResponseReturnValue:
     player = _player()
     q = load_query(_deliveries_q)
-    return reply(_deliveries_out, {"deliveries": registration.deliveries(api(), player, webhook_id, q["limit"])})
+    return reply(_deliveries_out, {"deliveries": webhooks.deliveries(deps(), player, webhook_id, q["limit"])})

@@ -12,61 +12,20 @@ from typing import Any
 
 from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
-from marshmallow import INCLUDE, Schema, fields, validate
 
-from domain import rules
-from service.usecases import playing as commands
-from service.http.requests import api, caller, idempotency_key, if_match, json_body, load, reply
-from service.model.views import view
+from service.http.requests import caller, deps, idempotency_key, if_match, json_body, load, reply
+from service.http.schemas import games as s
 from service.model.problems import Problem
+from service.usecases import playing, reading
 
 bp = Blueprint("orders", __name__)
 
 
-class OrderIn(Schema):
-    """A ``PlaceOrder`` without its ``type``; the ruleset checks the claim's fields."""
-
-    class Meta:
-        unknown = INCLUDE
-
-    rank = fields.String(required=True, validate=validate.Length(min=1, max=2))
-    claim = fields.String(required=True, validate=validate.Length(min=1, max=64))
-
-
-class OrderOut(Schema):
-    order_id = fields.Integer()
-    version = fields.Integer()
-    chain_head = fields.String()
-
-
-class OrdersOut(Schema):
-    orders = fields.Raw()  # the seat's live orders, as its view lists them
-    version = fields.Integer()
-    chain_head = fields.String()
-
-
-_order_in, _order_out, _orders_out = OrderIn(), OrderOut(), OrdersOut()
-
-
-def _with_orders(game_id: uuid.UUID) -> None:
-    """404 unless the game's ruleset has standing orders (only the games with windows do)."""
-    name = api().games.ruleset_of(game_id)
-    if "PlaceOrder" not in rules.get(name).command_types:
-        raise Problem("not-found", f"{name} has no standing orders (it has no reaction windows)")
+_order_in, _order_out, _orders_out = s.OrderIn(), s.OrderOut(), s.OrdersOut()
 
 
 def _send(game_id: uuid.UUID, player: str, command: dict[str, Any]) -> dict[str, Any]:
-    return commands.run_command(api(), game_id, player, command, if_match(), idempotency_key(), request.path)
-
-
-def _live_orders(game_id: uuid.UUID, player: str) -> tuple[list[dict[str, Any]], int, bytes]:
-    """The caller's live orders, from its view; 403 for a caller with no seat."""
-    cur = api().games.load(game_id)
-    seat = cur.game.seat_of(player)
-    if seat is None:
-        raise Problem("forbidden", "you have no seat in this game, so no orders")
-    table = view(cur.game, cur.version, cur.head, seat, api().timeouts)["table"]
-    return ((table or {}).get("extension") or {}).get("orders", []), cur.version, cur.head
+    return playing.run_command(deps(), game_id, player, command, if_match(), idempotency_key(), request.path)
 
 
 @bp.post("/v1/games/<uuid:game_id>/orders")
@@ -77,7 +36,7 @@ def place_order(game_id: uuid.UUID) -> ResponseReturnValue:
     load(_order_in, body)
     if body.get("type", "PlaceOrder") != "PlaceOrder":
         raise Problem("validation", "an order's body has no other type", errors={"type": ["must be PlaceOrder"]})
-    _with_orders(game_id)
+    reading.with_orders(deps(), game_id)
     out = _send(game_id, who[0], {**body, "type": "PlaceOrder"})
     seat = out["view"]["seat"]
     placed = next(e["data"] for e in out["events"] if e["type"] == "OrderPlaced" and e["data"]["seat"] == seat)
@@ -90,8 +49,8 @@ def place_order(game_id: uuid.UUID) -> ResponseReturnValue:
 def list_orders(game_id: uuid.UUID) -> ResponseReturnValue:
     who = caller()
     assert who is not None
-    _with_orders(game_id)
-    orders, version, head = _live_orders(game_id, who[0])
+    reading.with_orders(deps(), game_id)
+    orders, version, head = reading.live_orders(deps(), game_id, who[0])
     return reply(_orders_out, {"orders": orders, "version": version, "chain_head": head.hex()}, 200,
                  {"ETag": f'"{version}"', "Cache-Control": "private, no-cache", "Vary": "Authorization"})
 
@@ -100,7 +59,7 @@ def list_orders(game_id: uuid.UUID) -> ResponseReturnValue:
 def cancel_order(game_id: uuid.UUID, order_id: int) -> ResponseReturnValue:
     who = caller()
     assert who is not None
-    _with_orders(game_id)
+    reading.with_orders(deps(), game_id)
     try:
         out = _send(game_id, who[0], {"type": "CancelOrder", "order_id": order_id})
     except Problem as exc:

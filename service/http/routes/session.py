@@ -1,4 +1,4 @@
-"""The web client's session routes (service/sessions.py): open one with a token, a
+"""The web client's session routes (service/usecases/sessions.py): open one with a token, a
 registration or a one-time code; read it; issue a code for another device; sign out.
 
 The session's token travels only in the ``facedown_session`` cookie (HttpOnly,
@@ -13,10 +13,10 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
-from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from service.http.schemas import accounts as s
 from service.usecases import sessions
-from service.http.requests import (CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, api, caller, csrf_problem, json_body, load,
+from service.http.requests import (CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, caller, csrf_problem, deps, json_body, load,
                               look_up, reply, session_cookie)
 from service.http.rate_limits import per_address
 
@@ -25,47 +25,7 @@ SESSION_DAYS = 30
 _NO_STORE = {"Cache-Control": "no-store"}
 
 
-class SessionIn(Schema):
-    class Meta:
-        unknown = RAISE
-
-    token = fields.String(validate=validate.Length(min=1, max=200))
-    code = fields.String(validate=validate.Length(min=1, max=40))
-
-    @validates_schema
-    def _one(self, data: dict[str, Any], **_: Any) -> None:
-        if ("token" in data) == ("code" in data):
-            raise ValidationError("send either token or code", "_schema")
-
-
-class RegisterIn(Schema):
-    class Meta:
-        unknown = RAISE
-
-    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    handle = fields.String(load_default=None, validate=validate.Length(min=1, max=64))
-
-
-class SessionPlayerOut(Schema):
-    id = fields.String()
-    name = fields.String()
-    handle = fields.String(allow_none=True)
-
-
-class SessionOut(Schema):
-    signed_in = fields.Boolean()
-    player = fields.Nested(SessionPlayerOut, allow_none=True)
-    csrf_token = fields.String(allow_none=True)
-    token = fields.String()  # a registration's token, shown once
-
-
-class CodeOut(Schema):
-    code = fields.String()
-    expires_at = fields.String()
-    expires_in = fields.Integer()
-
-
-_session_in, _register_in, _session_out, _code_out = SessionIn(), RegisterIn(), SessionOut(), CodeOut()
+_session_in, _register_in, _session_out, _code_out = s.SessionIn(), s.RegisterIn(), s.SessionOut(), s.CodeOut()
 
 
 def _same_site_origin() -> None:
@@ -99,7 +59,7 @@ def current() -> ResponseReturnValue:
     who = look_up(session).who if session else None
     if who is None:
         return reply(_session_out, {"signed_in": False, "player": None, "csrf_token": None}, 200, _NO_STORE)
-    found = sessions.describe(api(), who[0], session)
+    found = sessions.describe(deps(), who[0], session)
     return reply(_session_out, {k: v for k, v in found.items() if k != "session"} | {"signed_in": True},
                  200, _NO_STORE)
 
@@ -110,8 +70,8 @@ def sign_in() -> ResponseReturnValue:
     _same_site_origin()
     data = load(_session_in, json_body())
     if "token" in data:
-        return _opened(sessions.sign_in_with_token(api(), data["token"]))
-    return _opened(sessions.sign_in_with_code(api(), data["code"]))
+        return _opened(sessions.sign_in_with_token(deps(), data["token"]))
+    return _opened(sessions.sign_in_with_code(deps(), data["code"]))
 
 
 @bp.post("/v1/session/register")
@@ -119,14 +79,14 @@ def sign_in() -> ResponseReturnValue:
 def register() -> ResponseReturnValue:
     _same_site_origin()
     data = load(_register_in, json_body())
-    return _opened(sessions.register(api(), data["name"], data["handle"]))
+    return _opened(sessions.register(deps(), data["name"], data["handle"]))
 
 
 @bp.post("/v1/session/codes")
 def issue_code() -> ResponseReturnValue:
     who = caller()
     assert who is not None
-    return reply(_code_out, sessions.issue_code(api(), who[0]), 201, _NO_STORE)
+    return reply(_code_out, sessions.issue_code(deps(), who[0]), 201, _NO_STORE)
 
 
 @bp.delete("/v1/session")
@@ -137,7 +97,7 @@ def sign_out() -> ResponseReturnValue:
     if session is not None:
         if not sessions.csrf_matches(session, request.headers.get(CSRF_HEADER)):
             raise csrf_problem()
-        sessions.sign_out(api(), session)
+        sessions.sign_out(deps(), session)
     resp = Response(status=204)
     for name in (SESSION_COOKIE, CSRF_COOKIE):
         resp.delete_cookie(name, path="/", secure=request.is_secure, samesite="Lax",

@@ -1,82 +1,15 @@
-"""marshmallow 4 schemas of the payloads of a game's life and of a player's account."""
+"""marshmallow 4 schemas of a player's account: profile, handle, vacations, tokens, the
+notifications (long-poll and stream), webhooks, and the web client's session."""
 from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates, validates_schema
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-from service.http.schemas.games import GameIn, IndexOut, StrictInt
+from service.http.schemas.games import StrictInt
+from service.model.notifications import KINDS
 
-STATUSES = ["open", "active", "finished", "aborted", "cancelled"]
-
-
-class TimeControlIn(Schema):
-    class Meta:
-        unknown = RAISE
-
-    turn_seconds = StrictInt(strict=True, load_default=None)
-    final_window_seconds = StrictInt(strict=True, load_default=None)
-
-
-class GameCreateIn(GameIn):
-    """``POST /v1/games``: the rules' fields, and how the game lives (time control, visibility)."""
-
-    # absent: the service's defaults; null: a game without a clock
-    time_control = fields.Nested(TimeControlIn, allow_none=True, load_default=lambda: {})
-    visibility = fields.String(validate=validate.OneOf(["public", "unlisted"]), load_default="public")
-
-
-class QueryBool(fields.Boolean):
-    """``true`` / ``false`` in a query string."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
-        if value not in ("true", "false"):
-            raise ValidationError("must be true or false")
-        return value == "true"
-
-
-class ListQuery(Schema):
-    """``GET /v1/games`` and ``GET /v1/me/games``."""
-
-    class Meta:
-        unknown = EXCLUDE
-
-    status = fields.String(validate=validate.OneOf(STATUSES), load_default=None)
-    ruleset = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
-    may_act = QueryBool(load_default=None)
-    seats_free = fields.Integer(validate=validate.Range(min=0, max=10), load_default=None)
-    cursor = fields.String(validate=validate.Length(min=1, max=400), load_default=None)
-    limit = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
-    wait = fields.Integer(validate=validate.Range(min=0, max=30), load_default=0)
-
-    @validates("ruleset")
-    def _known_ruleset(self, value: str, **_: Any) -> None:
-        # a misspelled ruleset is refused with the names, not answered with an empty list
-        from service.usecases.lobby import available
-
-        if value is not None and value not in available():
-            raise ValidationError(f"Must be one of: {', '.join(available())}.")
-
-
-class VoteIn(Schema):
-    class Meta:
-        unknown = RAISE
-
-    kind = fields.String(required=True, validate=validate.OneOf(["replace_with_bot", "abort"]))
-    seat = StrictInt(strict=True, load_default=None, validate=validate.Range(min=0, max=9))
-
-
-class InvitationIn(Schema):
-    class Meta:
-        unknown = RAISE
-
-    player_id = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
-    handle = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
-
-    @validates_schema
-    def _one(self, data: dict[str, Any], **_: Any) -> None:
-        if (data.get("player_id") is None) == (data.get("handle") is None):
-            raise ValidationError("name the player by player_id or by handle", "player_id")
+MAX_SAFE = 2**53 - 1
 
 
 class VacationIn(Schema):
@@ -98,41 +31,6 @@ class HandleIn(Schema):
         unknown = RAISE
 
     handle = fields.String(required=True, validate=validate.Length(min=1, max=64))
-
-
-# ------------------------------------------------------------------ responses
-
-class ListItemOut(IndexOut):
-    """A game of a list: the index's fields and the life of the game as the caller sees it."""
-
-    visibility = fields.String()
-    free_seats = fields.Integer()
-    round = fields.Integer(allow_none=True)
-    scores = fields.Raw(allow_none=True)
-    winners = fields.Raw(allow_none=True)
-    deadline = fields.Raw(allow_none=True)
-    time_control = fields.Raw(allow_none=True)
-    creator = fields.String(allow_none=True)
-    rematch_of = fields.String(allow_none=True)
-    next_game = fields.String(allow_none=True)
-    invited_seat = fields.Integer(allow_none=True)
-    may_act = fields.Boolean()
-
-
-class ListOut(Schema):
-    games = fields.List(fields.Nested(ListItemOut))
-    next_cursor = fields.String(allow_none=True)
-
-
-class InvitationOut(Schema):
-    seat = fields.Integer()
-    player_id = fields.String()
-    game = fields.Raw()  # GameOut-shaped
-
-
-class InviteCodeOut(Schema):
-    game_id = fields.String()
-    invite_code = fields.String()
 
 
 class VacationOut(Schema):
@@ -174,3 +72,123 @@ class ProfileOut(Schema):
     on_vacation_until = fields.String(allow_none=True)
     games = fields.Raw()  # {played, won, rulesets: {name: {played, won}}}
 
+
+class NotificationsQuery(Schema):
+    after = fields.Integer(validate=validate.Range(min=0, max=MAX_SAFE), load_default=0)
+    wait = fields.Integer(validate=validate.Range(min=0, max=30), load_default=0)
+    limit = fields.Integer(validate=validate.Range(min=1, max=500), load_default=100)
+
+
+class AccountStreamQuery(Schema):
+    after = fields.Integer(validate=validate.Range(min=0, max=MAX_SAFE), load_default=None)
+    max_seconds = fields.Integer(validate=validate.Range(min=1, max=3600), load_default=None)
+
+
+class WebhookIn(Schema):
+    url = fields.String(required=True, validate=validate.Length(min=1, max=2000))
+    events = fields.List(fields.String(validate=validate.OneOf(KINDS)), validate=validate.Length(min=1, max=20),
+                         load_default=lambda: list(KINDS))
+
+
+class DeliveriesQuery(Schema):
+    limit = fields.Integer(validate=validate.Range(min=1, max=200), load_default=50)
+
+
+class NotificationOut(Schema):
+    seq = fields.Integer()
+    kind = fields.String()
+    game_id = fields.String(allow_none=True)
+    version = fields.Integer(allow_none=True)
+    seats = fields.List(fields.Integer())
+    at = fields.String()
+    data = fields.Dict()
+
+
+class NotificationsOut(Schema):
+    notifications = fields.List(fields.Nested(NotificationOut))
+    next_after = fields.Integer()
+
+
+class WebhookOut(Schema):
+    id = fields.String()
+    url = fields.String()
+    events = fields.List(fields.String())
+    enabled = fields.Boolean()
+    failures = fields.Integer()
+    disabled_reason = fields.String(allow_none=True)
+    created_at = fields.String()
+
+
+class CreatedWebhookOut(WebhookOut):
+    secret = fields.String()  # shown once
+
+
+class WebhooksOut(Schema):
+    webhooks = fields.List(fields.Nested(WebhookOut))
+
+
+class AttemptOut(Schema):
+    attempt = fields.Integer()
+    at = fields.String()
+    status = fields.Integer(allow_none=True)
+    error = fields.String(allow_none=True)
+    duration_ms = fields.Integer(allow_none=True)
+
+
+class DeliveryOut(Schema):
+    id = fields.String()
+    webhook_id_header = fields.String()
+    seq = fields.Integer()
+    kind = fields.String()
+    status = fields.String()
+    attempts = fields.Integer()
+    last_status = fields.Integer(allow_none=True)
+    last_error = fields.String(allow_none=True)
+    created_at = fields.String()
+    finished_at = fields.String(allow_none=True)
+    next_attempt_at = fields.String(allow_none=True)
+    attempt_log = fields.List(fields.Nested(AttemptOut))
+
+
+class DeliveriesOut(Schema):
+    deliveries = fields.List(fields.Nested(DeliveryOut))
+
+
+class SessionIn(Schema):
+    class Meta:
+        unknown = RAISE
+
+    token = fields.String(validate=validate.Length(min=1, max=200))
+    code = fields.String(validate=validate.Length(min=1, max=40))
+
+    @validates_schema
+    def _one(self, data: dict[str, Any], **_: Any) -> None:
+        if ("token" in data) == ("code" in data):
+            raise ValidationError("send either token or code", "_schema")
+
+
+class RegisterIn(Schema):
+    class Meta:
+        unknown = RAISE
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    handle = fields.String(load_default=None, validate=validate.Length(min=1, max=64))
+
+
+class SessionPlayerOut(Schema):
+    id = fields.String()
+    name = fields.String()
+    handle = fields.String(allow_none=True)
+
+
+class SessionOut(Schema):
+    signed_in = fields.Boolean()
+    player = fields.Nested(SessionPlayerOut, allow_none=True)
+    csrf_token = fields.String(allow_none=True)
+    token = fields.String()  # a registration's token, shown once
+
+
+class CodeOut(Schema):
+    code = fields.String()
+    expires_at = fields.String()
+    expires_in = fields.Integer()

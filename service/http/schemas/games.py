@@ -1,9 +1,10 @@
-"""marshmallow 4 schemas for every payload the API reads or writes."""
+"""marshmallow 4 schemas of games: creating, joining, reading, playing, their life around the rules
+(votes, invitations) and standing orders; and of players' registration and the rulesets."""
 from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, ValidationError, fields, validate
+from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 MAX_SAFE = 2**53 - 1
 
@@ -55,6 +56,53 @@ class GameIn(Schema):
     entropy = fields.String(validate=HEX_ENTROPY.validators, load_default=None)
 
 
+class TimeControlIn(Schema):
+    class Meta:
+        unknown = RAISE
+
+    turn_seconds = StrictInt(strict=True, load_default=None)
+    final_window_seconds = StrictInt(strict=True, load_default=None)
+
+
+class GameCreateIn(GameIn):
+    """``POST /v1/games``: the rules' fields, and how the game lives (time control, visibility)."""
+
+    # absent: the service's defaults; null: a game without a clock
+    time_control = fields.Nested(TimeControlIn, allow_none=True, load_default=lambda: {})
+    visibility = fields.String(validate=validate.OneOf(["public", "unlisted"]), load_default="public")
+
+
+class VoteIn(Schema):
+    class Meta:
+        unknown = RAISE
+
+    kind = fields.String(required=True, validate=validate.OneOf(["replace_with_bot", "abort"]))
+    seat = StrictInt(strict=True, load_default=None, validate=validate.Range(min=0, max=9))
+
+
+class InvitationIn(Schema):
+    class Meta:
+        unknown = RAISE
+
+    player_id = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+    handle = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+
+    @validates_schema
+    def _one(self, data: dict[str, Any], **_: Any) -> None:
+        if (data.get("player_id") is None) == (data.get("handle") is None):
+            raise ValidationError("name the player by player_id or by handle", "player_id")
+
+
+class OrderIn(Schema):
+    """A ``PlaceOrder`` without its ``type``; the ruleset checks the claim's fields."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    rank = fields.String(required=True, validate=validate.Length(min=1, max=2))
+    claim = fields.String(required=True, validate=validate.Length(min=1, max=64))
+
+
 class JoinIn(Schema):
     class Meta:
         unknown = RAISE
@@ -70,14 +118,6 @@ class CommandIn(Schema):
         unknown = INCLUDE
 
     type = fields.String(required=True, validate=validate.Length(min=1, max=64))
-
-
-class GamesQuery(Schema):
-    class Meta:
-        unknown = EXCLUDE
-
-    status = fields.String(validate=validate.OneOf(["open", "active", "finished"]), load_default=None)
-    limit = fields.Integer(strict=False, validate=validate.Range(min=1, max=200), load_default=50)
 
 
 class EventsQuery(Schema):
@@ -159,10 +199,6 @@ class GameOut(Schema):
     invite_code = fields.String()  # only to a seated player of an unlisted game
 
 
-class CreatedOut(GameOut):
-    pass
-
-
 class JoinOut(Schema):
     seat = fields.Integer()
     game = fields.Nested(GameOut)
@@ -170,7 +206,7 @@ class JoinOut(Schema):
 
 class ViewOut(Schema):
     """The hot payload (every view and every command's answer): nested structures that
-    :func:`service.model.game.view` already builds as plain JSON (seats, legal actions, the
+    :func:`service.model.views.view` already builds as plain JSON (seats, legal actions, the
     table) are ``Raw``, so that dumping costs a few field lookups, not one per action."""
 
     game_id = fields.String()
@@ -181,9 +217,9 @@ class ViewOut(Schema):
     chain_head = fields.String()
     awaiting = fields.List(fields.Integer())
     legal_actions = fields.Raw()  # list of commands, each a JSON object
-    seats = fields.Raw()  # list of SeatOut-shaped objects (gamestate.seats_public)
+    seats = fields.Raw()  # list of SeatOut-shaped objects (views.seats_public)
     table = fields.Raw(allow_none=True)
-    deadline = fields.Raw(allow_none=True)  # DeadlineOut-shaped (gamestate.deadline_out), already JSON
+    deadline = fields.Raw(allow_none=True)  # DeadlineOut-shaped (views.deadline_out), already JSON
 
 
 class EventOut(Schema):
@@ -206,25 +242,8 @@ class EventsOut(Schema):
 class CommandOut(Schema):
     version = fields.Integer()
     chain_head = fields.String()
-    events = fields.Raw()  # EventOut-shaped objects (gamestate.present_record), already JSON
+    events = fields.Raw()  # EventOut-shaped objects (views.present_record), already JSON
     view = fields.Nested(ViewOut)
-
-
-class IndexOut(Schema):
-    id = fields.String()
-    ruleset = fields.String()
-    name = fields.String()
-    status = fields.String()
-    seats = fields.Raw()
-    awaiting = fields.List(fields.Integer())
-    updated_at = fields.String()
-    version = fields.Integer()
-    your_seat = fields.Integer(allow_none=True)
-    your_turn = fields.Boolean()
-
-
-class GameListOut(Schema):
-    games = fields.List(fields.Nested(IndexOut))
 
 
 class OptionOut(Schema):
@@ -256,13 +275,24 @@ class RulesetsOut(Schema):
     rulesets = fields.List(fields.Nested(RulesetOut))
 
 
-class ProblemOut(Schema):
-    type = fields.String()
-    title = fields.String()
-    status = fields.Integer()
-    detail = fields.String()
-    errors = fields.Raw()
-    legal_actions = fields.Raw()
-    code = fields.String()
-    version = fields.Integer()
+class InvitationOut(Schema):
     seat = fields.Integer()
+    player_id = fields.String()
+    game = fields.Raw()  # GameOut-shaped
+
+
+class InviteCodeOut(Schema):
+    game_id = fields.String()
+    invite_code = fields.String()
+
+
+class OrderOut(Schema):
+    order_id = fields.Integer()
+    version = fields.Integer()
+    chain_head = fields.String()
+
+
+class OrdersOut(Schema):
+    orders = fields.Raw()  # the seat's live orders, as its view lists them
+    version = fields.Integer()
+    chain_head = fields.String()

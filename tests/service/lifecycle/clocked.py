@@ -58,7 +58,7 @@ def delete(player: Player, path: str) -> Any:
 
 
 def api_of(live: Live) -> Any:
-    return live.app.extensions["facedown_api"]
+    return live.app.extensions["facedown"]
 
 
 def play_greedy(p: Player, gid: str, rng: random.Random) -> bool:

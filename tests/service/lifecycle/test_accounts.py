@@ -99,7 +99,7 @@ def test_the_players_read_models_are_rebuilt_from_their_streams(live: Live, cloc
     ann.post("/v1/me/vacation", {"days": 2})
     clock.advance(3600)
     delete(ann, "/v1/me/vacation")
-    api = live.app.extensions["facedown_api"]
+    api = live.app.extensions["facedown"]
     before = players.account_rows(api.db)
     rebuild_players(api)
     assert players.account_rows(api.db) == before

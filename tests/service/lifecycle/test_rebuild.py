@@ -31,5 +31,5 @@ def test_the_index_is_rebuilt_exactly_after_every_kind_of_service_event(live: Li
     api = api_of(live)
     rows, members = game_index.all_rows(api.db), game_index.all_members(api.db)
     assert {r.status for r in rows} >= {"finished", "open", "cancelled"} and len(rows) == 5
-    rebuild_index(api)
+    rebuild_index(api.store, api.admin())
     assert game_index.all_rows(api.db) == rows and game_index.all_members(api.db) == members

@@ -136,7 +136,7 @@ def test_the_codes_only_digest_is_stored_and_a_rebuild_gives_the_rows_back(live:
 
     ann = live.player("ann")
     code = ann.post("/v1/session/codes").json()["code"]
-    api = live.app.extensions["facedown_api"]
+    api = live.app.extensions["facedown"]
     rows = players.account_rows(api.db)
     assert not any(code.replace("-", "") in str(r) for r in rows)
     rebuild_players(api)
