@@ -21,6 +21,7 @@ import random
 import threading
 import time
 from bisect import bisect_left
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -28,6 +29,7 @@ from urllib.parse import urlsplit
 
 import requests
 
+from domain import bots
 from service.tools.bench.http import Seat, Server, worker_pids
 from service.tools.bench.stream_clients import Waiter, client_main
 
@@ -82,8 +84,6 @@ def _setup_game(base: str, i: int) -> Game:
 
 
 def setup_games(base: str, n: int) -> list[Game]:
-    from concurrent.futures import ThreadPoolExecutor
-
     with ThreadPoolExecutor(8) as pool:
         return list(pool.map(lambda i: _setup_game(base, i), range(n)))
 
@@ -96,8 +96,6 @@ def _epoch(at: str | None) -> float | None:
 
 def drive(games: list[Game], seconds: float, rate: float, rng: random.Random, errors: list[str]) -> list[Command]:
     """Post ~``rate`` commands per second for ``seconds``, round-robin over the games."""
-    from domain import bots
-
     policy = bots.policy("corte", "greedy")
     out: list[Command] = []
     start = time.monotonic()
