@@ -17,11 +17,11 @@ _ONE_PROCESS = ("tests/citus/", "tests/browser/")
 _LONGEST_FIRST = (
     "tests/citus/",
     "tests/browser/",
-    "tests/service/test_bench_commands.py",
+    "tests/service/tools/test_bench_commands.py",
     "tests/e2e/test_check_reliability.py",
     "tests/e2e/test_connections.py",
-    "tests/service/test_contract.py",
-    "tests/service/test_sse.py",
+    "tests/service/http/test_contract.py",
+    "tests/service/http/test_sse.py",
     "tests/domain/test_cuatro_cartas_properties.py",
 )
 

@@ -9,7 +9,7 @@ import pytest
 
 from service.usecases.sweep import sweep
 from tests.service.helpers import Live
-from tests.service.lifecycle.clocked import Clock, HOUR, api_of, at, started
+from tests.service.http.lifecycle.clocked import Clock, HOUR, api_of, at, started
 
 
 def test_a_games_own_clock_decides_its_timeouts(live: Live, clock: Clock) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from service.usecases.sweep import sweep
 from tests.service.helpers import Live, acting, serve, start_game
-from tests.service.lifecycle.clocked import Clock
+from tests.service.http.lifecycle.clocked import Clock
 
 TURN, WINDOW = 60.0, 30.0
 

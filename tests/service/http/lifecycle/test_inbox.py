@@ -14,7 +14,7 @@ import pytest
 
 from service.usecases import lobby
 from tests.service.helpers import Live, Player
-from tests.service.lifecycle.clocked import Clock, api_of, clocked, open_game, play_greedy, started
+from tests.service.http.lifecycle.clocked import Clock, api_of, clocked, open_game, play_greedy, started
 
 
 

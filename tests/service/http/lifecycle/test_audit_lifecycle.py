@@ -14,7 +14,7 @@ from service.audit.export import export_game
 from service.audit.verify import verify_export
 from service.usecases.sweep import sweep
 from tests.service.helpers import Live
-from tests.service.lifecycle.clocked import Clock, HOUR, api_of, at, play_greedy, started
+from tests.service.http.lifecycle.clocked import Clock, HOUR, api_of, at, play_greedy, started
 
 
 def _rechained(export: dict[str, Any]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import yaml
 from tests.service.conftest import RULESETS
 from tests.service.helpers import Live, serve, start_game
 
-SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
+SPEC = Path(__file__).resolve().parents[3] / "openapi.yaml"
 METHODS = {"get", "post", "put", "patch", "delete"}
 EXAMPLES = int(os.environ.get("FACEDOWN_SCHEMATHESIS_EXAMPLES", "5"))
 

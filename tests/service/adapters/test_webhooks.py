@@ -16,7 +16,7 @@ from service.adapters.webhooks import signing
 from service.adapters.webhooks.delivery import Policy, run_once
 from tests.service.conftest import RULESETS
 from tests.service.helpers import Live, acting, serve, start_game
-from tests.service.test_notifications import CARD, _all, _play
+from tests.service.http.test_notifications import CARD, _all, _play
 from tests.service.webhook_receiver import receiver
 
 FAST = Policy(retry_after=(0.3, 0.6, 1.2), disable_after=2, lease_seconds=2, poll_seconds=0.05, allow_private=True)

@@ -8,7 +8,7 @@ import uuid
 
 from service.audit.export import export_game
 from tests.service.helpers import Live
-from tests.service.lifecycle.clocked import api_of, delete, open_game, play_greedy, started
+from tests.service.http.lifecycle.clocked import api_of, delete, open_game, play_greedy, started
 
 
 def _types(live: Live, gid: str) -> list[str]:

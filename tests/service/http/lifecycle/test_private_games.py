@@ -6,7 +6,7 @@ from __future__ import annotations
 import requests
 
 from tests.service.helpers import Live
-from tests.service.lifecycle.clocked import open_game
+from tests.service.http.lifecycle.clocked import open_game
 
 
 def test_an_unlisted_game_is_never_listed_or_shown_to_a_stranger(live: Live) -> None:

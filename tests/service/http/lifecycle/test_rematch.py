@@ -3,7 +3,7 @@ options, time control, visibility and players (all invited); both games link to 
 from __future__ import annotations
 
 from tests.service.helpers import Live
-from tests.service.lifecycle.clocked import HOUR, started
+from tests.service.http.lifecycle.clocked import HOUR, started
 
 
 def test_a_rematch_links_both_games_and_invites_the_same_players(live: Live) -> None:

@@ -9,7 +9,7 @@ import requests
 
 from service.usecases.sessions import CODE_SECONDS
 from tests.service.helpers import Live
-from tests.service.lifecycle.clocked import Clock
+from tests.service.http.lifecycle.clocked import Clock
 
 
 def _browser(live: Live) -> requests.Session:

@@ -7,7 +7,7 @@ from typing import Any
 
 from service.usecases.sweep import sweep
 from tests.service.helpers import Player
-from tests.service.lifecycle.clocked import HOUR, Clock, api_of, started
+from tests.service.http.lifecycle.clocked import HOUR, Clock, api_of, started
 from tests.service.helpers import Live
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from service.audit.export import export_game
 from service.usecases.sweep import sweep
 from tests.service.helpers import Live, Player
-from tests.service.lifecycle.clocked import Clock, HOUR, api_of, play_greedy, started
+from tests.service.http.lifecycle.clocked import Clock, HOUR, api_of, play_greedy, started
 
 SHORT = {"elimination_threshold": 25}
 

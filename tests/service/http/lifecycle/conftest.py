@@ -8,7 +8,7 @@ import pytest
 
 from tests.service.contract_watch import answers_checked
 from tests.service.helpers import Live
-from tests.service.lifecycle.clocked import Clock, clocked
+from tests.service.http.lifecycle.clocked import Clock, clocked
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from service.http.problems import markdown
 from service.model.problems import PROBLEMS
 from tests.service.helpers import Live, acting, start_game
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "problems.md"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "problems.md"
 
 
 def test_docs_problems_md_lists_every_problem_type_as_the_table_says() -> None:

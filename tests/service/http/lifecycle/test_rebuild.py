@@ -7,7 +7,7 @@ from events import game_index
 from service.usecases.sweep import sweep
 from service.adapters.projections import rebuild_index
 from tests.service.helpers import Live
-from tests.service.lifecycle.clocked import HOUR, Clock, api_of, delete, open_game, started
+from tests.service.http.lifecycle.clocked import HOUR, Clock, api_of, delete, open_game, started
 
 
 def test_the_index_is_rebuilt_exactly_after_every_kind_of_service_event(live: Live, clock: Clock) -> None:

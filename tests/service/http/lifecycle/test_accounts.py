@@ -5,7 +5,7 @@ from __future__ import annotations
 import requests
 
 from tests.service.helpers import Live, Player
-from tests.service.lifecycle.clocked import Clock, delete, put, started
+from tests.service.http.lifecycle.clocked import Clock, delete, put, started
 
 
 def _as(p: Player, token: str) -> Player:

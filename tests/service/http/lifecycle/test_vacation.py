@@ -12,7 +12,7 @@ import pytest
 from service.audit.export import export_game
 from service.usecases.sweep import sweep
 from tests.service.helpers import Live, Player
-from tests.service.lifecycle.clocked import DAY, HOUR, Clock, api_of, at, clocked, delete, open_game, started
+from tests.service.http.lifecycle.clocked import DAY, HOUR, Clock, api_of, at, clocked, delete, open_game, started
 
 
 
