@@ -3,12 +3,14 @@
 * **load**: this worker's cached copy plus the events after it, else the snapshot (if this
   code made it) plus the events after it, else the whole log; one query in each case.
 * **append**: optimistic (version-checked in the store's one-call append), with the game
-  index's update and the snapshot in the same statement, and a wake-up hint after commit.
+  index's update (:func:`index_effect`, the row ``service.model.views.listed`` computes),
+  the notifications and the snapshot in the same statement, and a wake-up hint after commit.
 * **update**: load → decide → append, retried when the copy was stale, and idempotent by
   the client's ``Idempotency-Key`` (a retried request gets the first answer's versions).
 
 Use cases hand :meth:`GameRepository.update` a ``decide`` function and present what it
-returns; they never see the cache, the snapshot or the retries.
+returns; they never see the cache, the snapshot or the retries. The game index is a
+projection of the log: :func:`rebuild_index` rebuilds it from the log alone.
 """
 from __future__ import annotations
 
@@ -24,11 +26,10 @@ from events.db import Database
 from events.errors import ConcurrencyError, IdempotencyConflict, InvalidData
 from events.notifications import Item, effect
 from events.store import AppendResult, EventStore, NewEvent, Snapshot
-from service.adapters import projections
 from service.adapters.wakeups import Live
-from service.model import fairness, notifications, snapshots
+from service.model import fairness, notifications, snapshots, views
 from service.model.caches import Lru
-from service.model.game import Game, Timeouts, fold_records
+from service.model.game import SERVICE_EVENTS, Game, Timeouts, fold_records
 from service.model.notifications import Notice
 from service.model.problems import Problem
 
@@ -240,7 +241,7 @@ class GameRepository:
         gid = uuid.UUID(game.id)
         news = notifications.of_append(cur.game if cur.version else None, game, version, self.timeouts,
                                        decision.timed_out)
-        effects = [projections.of_append(game, version, events)]
+        effects = [index_effect(game, version, events)]
         if news:
             effects.append(effect([_item(n) for n in news]))
         try:
@@ -320,3 +321,32 @@ class GameRepository:
 
 def _key_reused() -> Problem:
     return Problem("idempotency-key-reused", "this Idempotency-Key was used with another request")
+
+
+# ------------------------------------------------------------ the game index (a projection of the log)
+
+
+def index_row(game: Game, version: int, full: bool = True) -> game_index.IndexRow:
+    """The game's row in the index (``full=False``: without the seats, which a command never changes)."""
+    return game_index.IndexRow(**views.listed(game, version, full))
+
+
+def index_effect(game: Game, version: int, events: Sequence[NewEvent]) -> dict[str, Any]:
+    """The game index's update in the append: the whole row when a service event (seats,
+    links, visibility) is among the events, else only what a command changes."""
+    if any(e.type in SERVICE_EVENTS for e in events):
+        return game_index.index_effect(index_row(game, version))
+    return game_index.progress_effect(index_row(game, version, full=False))
+
+
+def rebuild_index(store: EventStore, db: Database) -> int:
+    """Rebuild the game index from the event log alone, as the owner (``db``: a pool of the
+    owner's, who may write the tables); returns the number of games."""
+    game_index.clear(db)
+    ids = game_index.game_stream_ids(db)
+    for gid in ids:
+        records = store.read(gid)
+        game = fold_records(None, records)
+        if game is not None:
+            game_index.upsert(db, index_row(game, records[-1].version))
+    return len(ids)

@@ -24,8 +24,7 @@ from service.model.game import Timeouts
 from service.usecases.dependencies import Dependencies
 from service.usecases.sweep import Sweeper
 
-#: the blueprints, in the order they are registered (the unlisted games' guard of game_life
-#: runs before every request after the rate limits)
+#: the blueprints, in the order they are registered
 BLUEPRINTS = (health.bp, web.bp, audit.bp, problems.bp, games.bp, game_life.bp, me.bp, game_events.bp,
               notifications.bp, session.bp, orders.bp)
 
@@ -62,6 +61,7 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
         limiter = rate_limits.RateLimiter(config.rate_limit_per_second, max(1.0, config.rate_limit_burst),
                                           clock=config.extra.get("monotonic", time.monotonic))
         rate_limits.install(app, limiter, requests.claimed)
+    app.before_request(requests.hide_unlisted_games)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     problems.install(app)

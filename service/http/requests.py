@@ -1,4 +1,5 @@
-"""HTTP plumbing of the API: JSON bodies, validation, authentication, ETags.
+"""HTTP plumbing of the API: JSON bodies, validation, authentication, ETags, and the guard
+that hides unlisted games from strangers.
 
 Bodies are ``application/json`` in UTF-8 (``charset=utf-8`` may be said, no other):
 another media type, ``application/*+json`` included, another charset, a byte order
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import time
+import uuid
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +27,7 @@ from service.model.problems import Problem
 from service.usecases import accounts, sessions
 from service.usecases.accounts import authenticate, token_digest
 from service.usecases.dependencies import Dependencies
+from service.usecases.visibility import visible
 
 MAX_DEPTH = 32
 ASCII_INT = re.compile(r"[0-9]{1,16}")  # re's [0-9] is ASCII only, unlike str.isdigit and int()
@@ -329,3 +332,23 @@ def reply(schema: Schema, data: Any, status: int = 200, headers: dict[str, str] 
     for k, v in (headers or {}).items():
         resp.headers[k] = v
     return resp
+
+
+_GAME_PATH = re.compile(r"/v1/games/([0-9a-fA-F-]{36})(?:/.*)?")
+
+
+def hide_unlisted_games() -> None:
+    """Before every request: a stranger reading an unlisted game (its summary, view, events,
+    stream, audit) gets 404, as for a game that does not exist."""
+    if request.method not in ("GET", "HEAD"):
+        return
+    m = _GAME_PATH.fullmatch(request.path)
+    if m is None:
+        return
+    try:
+        gid = uuid.UUID(m.group(1))
+    except ValueError:
+        return
+    who = caller(required=False)
+    if not visible(deps(), gid, who[0] if who else None, request.args.get("invite_code")):
+        raise Problem("not-found", f"no game {gid}")

@@ -1,17 +1,19 @@
-"""What a caller sees of a game: its public summary, a seat's view, events as a seat may see them.
+"""What a caller sees of a game: its public summary, a seat's view, events as a seat may see
+them, and the row a list of games shows (the game index, written with every append).
 
 Every card a seat may not know is removed here by the ruleset's own ``view`` and ``redact``.
 Nothing here does I/O.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import uuid
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain import codec, rules
 from domain.messages import TurnTimedOut
 from domain.ruleset import Ruleset
-from service.model.clock import seat_deadlines, vacation_until
+from service.model.clock import next_due, seat_deadlines, vacation_until
 from service.model.game import SERVICE_EVENTS, Game, moment, unreadable
 from service.model.caches import per_object
 from service.model.seating import ranking
@@ -133,3 +135,49 @@ def view(game: Game, version: int, head: bytes, seat: int | None, timeouts: obje
             "version": version, "chain_head": head.hex(), "awaiting": awaiting,
             "legal_actions": legal, "seats": seats_public(game), "table": table,
             "deadline": deadline_out(game)}
+
+
+# ------------------------------------------------------------------ the game index's row
+
+_PER_COMMAND = frozenset({"entropy", "timeouts_in_row"})  # seat fields a list does not show
+
+
+def awaiting(game: Game) -> list[int]:
+    return list(rules.get(game.ruleset).awaiting(game.rules)) if game.status == "active" else []
+
+
+def may_act(game: Game, waiting: Sequence[int]) -> list[int]:
+    """Seats with any legal action now, a claim included (``legal_actions`` depends only on
+    public facts and the seat's own knowledge), but for standing orders; never a seat the
+    server plays."""
+    if game.status != "active":
+        return []
+    rs = rules.get(game.ruleset)
+    # a standing order may be placed or cancelled at any time: it is no move to make now
+    return [s for s in game.playing() if s in waiting or rs.may_move(game.rules, s)]
+
+
+def _uuid(value: str | None) -> uuid.UUID | None:
+    return None if value is None else uuid.UUID(value)
+
+
+def listed(game: Game, version: int, full: bool = True) -> dict[str, Any]:
+    """The game's row in the index (``events.game_index.IndexRow``'s fields): what lists show
+    and the sweep reads. ``full=False`` leaves out the seats, which a command never changes."""
+    d = game.deadline
+    facts = rules.get(game.ruleset).summary(game.rules) if game.rules is not None else {}
+    waiting = awaiting(game)
+    winners = game.winners()
+    scores = facts.get("scores")
+    # what only service events change (a command's lighter update leaves the seats as they are)
+    seats = [{k: v for k, v in s.items() if k not in _PER_COMMAND} for s in seats_public(game)] if full else []
+    return {"id": uuid.UUID(game.id), "ruleset": game.ruleset, "name": game.name, "status": game.status,
+            "seats": seats, "awaiting": waiting, "updated_at": moment(game.updated_at), "version": version,
+            "deadline_kind": d.kind if d else None, "deadline_since": moment(d.since) if d else None,
+            "visibility": game.visibility, "creator": _uuid(game.creator),
+            "free_seats": sum(1 for s in seats if s["player_id"] is None and not s["reserved_for"]),
+            "round": facts.get("round"), "scores": list(scores) if scores is not None else None,
+            "winners": list(winners) if winners is not None else None, "may_act": may_act(game, waiting),
+            "deadline_due": next_due(game), "deadline": deadline_out(game),
+            "time_control": game.time_control.to_json() if game.time_control else None,
+            "rematch_of": _uuid(game.rematch_of), "next_game": _uuid(game.next_game)}

@@ -1,45 +1,24 @@
 """Routes of a game's life: resign, leave, cancel, vote, take a seat back, invitations,
-the invite code, rematch; and the guard that hides unlisted games from strangers."""
+the invite code, rematch."""
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Callable
 
-from flask import Blueprint, request
+from flask import Blueprint
 from flask.typing import ResponseReturnValue
 
 from service.adapters.repository import Current
 from service.http.requests import caller, deps, json_body, load, reply
 from service.http.schemas import games as s
-from service.model.problems import Problem
 from service.model.views import summary
 from service.usecases import game_life, lobby
 from service.usecases.dependencies import Dependencies
-from service.usecases.visibility import visible
 
 bp = Blueprint("game_life", __name__)
-_GAME_PATH = re.compile(r"/v1/games/([0-9a-fA-F-]{36})(?:/.*)?")
 _vote_in, _invitation_in = s.VoteIn(), s.InvitationIn()
 _game_out, _invitation_out, _code_out = s.GameOut(), s.InvitationOut(), s.InviteCodeOut()
 
-
-
-@bp.before_app_request
-def _unlisted_stay_hidden() -> None:
-    """A stranger reading an unlisted game (its summary, view, events, stream, audit) gets 404."""
-    if request.method not in ("GET", "HEAD"):
-        return
-    m = _GAME_PATH.fullmatch(request.path)
-    if m is None:
-        return
-    try:
-        gid = uuid.UUID(m.group(1))
-    except ValueError:
-        return
-    who = caller(required=False)
-    if not visible(deps(), gid, who[0] if who else None, request.args.get("invite_code")):
-        raise Problem("not-found", f"no game {gid}")
 
 
 def _player() -> tuple[str, str]:

@@ -279,7 +279,7 @@ def test_the_players_can_be_rebuilt_from_the_events(live: Live) -> None:
 
 def test_the_game_index_can_be_rebuilt_from_the_events(live: Live) -> None:
     from events import game_index
-    from service.adapters.projections import rebuild_index
+    from service.adapters.repository import rebuild_index
 
     start_game(live, RULESETS[0])
     api = live.app.extensions["facedown"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from events import game_index
 from service.usecases.sweep import sweep
-from service.adapters.projections import rebuild_index
+from service.adapters.repository import rebuild_index
 from tests.service.helpers import Live
 from tests.service.http.lifecycle.clocked import HOUR, Clock, api_of, delete, open_game, started
 
