@@ -27,7 +27,7 @@ WORKER_CLASSES = ("gevent", "gthread")
 
 class _Gunicorn(BaseApplication):  # type: ignore[misc]
     """gunicorn running facedown's app, or (``app_factory``) another WSGI app on the same database
-    with the same settings: the benchmarks' stack floor (service/bench/floor.py)."""
+    with the same settings: the benchmarks' stack floor (service/tools/bench/floor.py)."""
 
     def __init__(self, options: dict[str, Any], database_url: str,
                  app_factory: Callable[[str], Any] | None = None, app_database_url: str = "") -> None:

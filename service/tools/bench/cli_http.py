@@ -140,7 +140,7 @@ def _run_clients(server: Any, play: Any, jobs: list[Any]) -> tuple[list[Any], di
 
 def _stack_floor(database_url: str, clients: int, workers: int, threads: int, worker_class: str, seconds: float,
                  api: dict[str, Any]) -> dict[str, Any]:
-    """The HTTP stack's floor (service/bench/floor.py) with the api run's clients, workers,
+    """The HTTP stack's floor (service/tools/bench/floor.py) with the api run's clients, workers,
     threads, views per command and answer sizes, for ``seconds``."""
     from service.tools.bench.floor import FloorServer, floor_client
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-# the repository: service/bench/report.py is two packages down (BENCHMARKS.md and docs/ sit at the top)
+# the repository: service/tools/bench/report.py is three packages down (BENCHMARKS.md and docs/ sit at the top)
 ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -200,7 +200,7 @@ def render(store: dict[str, Any], rules: dict[str, Any], load: list[dict[str, An
         "aggregates the peer replays on every load grow little during the run), and the **stack "
         "floor**: the same load generator, request mix (views per command) and answer sizes against a "
         "minimal Flask app under the same gunicorn settings that does one plain single-row statement per "
-        "request and nothing else (`service/bench/floor.py`) — what any application on this HTTP stack, "
+        "request and nothing else (`service/tools/bench/floor.py`) — what any application on this HTTP stack, "
         "database and machine reaches at most.",
         "",
         table([[r["settings"]["clients"], r["api"]["games"], r["api"]["commands"], r["api"]["per_second"],
