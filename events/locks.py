@@ -17,7 +17,8 @@ def sweep_lock(db: Database) -> Iterator[bool]:
     """Whether this process holds the sweep's lock, held (with its connection's transaction)
     until the block ends: ``False`` while another process sweeps."""
     with db.connection() as conn, conn.transaction():
-        yield bool(conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (SWEEP,)).fetchone()[0])
+        row = conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (SWEEP,)).fetchone()
+        yield bool(row and row[0])
 
 
 class SessionLock:
@@ -38,8 +39,8 @@ class SessionLock:
         if self._conn is None:
             conn = connect(self.url)
             with translated():
-                got = conn.execute("SELECT pg_try_advisory_lock(%s)", (self.key,)).fetchone()[0]
-            if not got:
+                row = conn.execute("SELECT pg_try_advisory_lock(%s)", (self.key,)).fetchone()
+            if not (row and row[0]):
                 conn.close()
                 return False
             self._conn = conn

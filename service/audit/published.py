@@ -18,7 +18,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
@@ -83,10 +83,10 @@ def audit(store: EventStore, cache: AuditCache, gid: uuid.UUID, game_id: str) ->
         with cache.building:
             hit = cache.latest(gid)  # built meanwhile by the request this one waited for?
             if hit is None or hit[0] != version:
-                last = None if hit is None else hit[1]
-                hit = (version, _build(store, gid, game_id, version, last))  # type: ignore[arg-type]
-                cache.put(gid, *hit)
-    return hit[1]  # type: ignore[return-value]
+                built = _build(store, gid, game_id, version, None if hit is None else cast(Built, hit[1]))
+                cache.put(gid, version, built)
+                return built
+    return cast(Built, hit[1])
 
 
 def log_of(store: EventStore, gid: uuid.UUID) -> tuple[list[dict[str, Any]], GameLog]:

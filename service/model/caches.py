@@ -68,8 +68,10 @@ def per_object(fn: Callable[[Any], R]) -> Callable[[Any], R]:
 class Built(Protocol):
     """What :class:`AuditCache` keeps: a body, and when it was built (``time.monotonic``)."""
 
-    body: bytes
-    at: float
+    @property
+    def body(self) -> bytes: ...
+    @property
+    def at(self) -> float: ...
 
 
 class AuditCache:

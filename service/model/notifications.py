@@ -44,13 +44,20 @@ class Notice:
 class Stored(Protocol):
     """A notification as read back, numbered in its player's sequence."""
 
-    seq: int
-    kind: str
-    game_id: Any
-    version: int | None
-    seats: list[int]
-    data: dict[str, Any]
-    created_at: datetime
+    @property
+    def seq(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def game_id(self) -> Any: ...
+    @property
+    def version(self) -> int | None: ...
+    @property
+    def seats(self) -> list[int]: ...
+    @property
+    def data(self) -> dict[str, Any]: ...
+    @property
+    def created_at(self) -> datetime: ...
 
 
 def notification_out(n: Stored) -> dict[str, Any]:

@@ -102,7 +102,8 @@ def decide_command(deps: Dependencies, cur: Current, player: str, body: Any, if_
     return outcome(deps, game, rs, [(e, meta) for e in produced], at)
 
 
-def outcome(deps: Dependencies, game: Game, rs: Ruleset, produced: list[tuple[Any, dict[str, Any]]], at: str) -> Decision:
+def outcome(deps: Dependencies, game: Game, rs: Ruleset, produced: list[tuple[Any, dict[str, Any]]],
+            at: str) -> Decision:
     """The game after the ruleset's events (each with its command's metadata), folded one by
     one as a cold load would fold them, and the events to append: the server's secret is
     revealed with the last event of a game."""

@@ -11,7 +11,8 @@ resigned seat, and a bot's move for a seat a vote replaced, each as an ordinary 
 version-checked, so a player who moves at the last moment wins the race.
 
 Every worker runs a :class:`Sweeper` thread; a PostgreSQL advisory lock
-(``events.locks.sweep_lock``) lets one sweep at a time. ``facedown deadlines sweep`` runs one pass by hand (or from cron).
+(``events.locks.sweep_lock``) lets one sweep at a time. ``facedown deadlines sweep`` runs one
+pass by hand (or from cron).
 """
 from __future__ import annotations
 

@@ -35,9 +35,12 @@ class Outbox(Protocol):
     """What delivering needs: the pool, the wake-ups (a disabled webhook's owner hears of
     it) and the clock (the use cases' dependencies have them)."""
 
-    db: Database
-    live: Live
-    clock: Callable[[], datetime]
+    @property
+    def db(self) -> Database: ...
+    @property
+    def live(self) -> Live: ...
+    @property
+    def clock(self) -> Callable[[], datetime]: ...
 
 
 @dataclass(frozen=True)

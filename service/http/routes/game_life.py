@@ -32,7 +32,10 @@ def _game(cur: Current, player: str, status: int = 200) -> ResponseReturnValue:
     return reply(_game_out, out, status, {"ETag": f'"{cur.version}"'})
 
 
-def _requested(use_case: Callable[[Dependencies, uuid.UUID, str], Current]) -> Callable[[uuid.UUID], ResponseReturnValue]:
+UseCase = Callable[[Dependencies, uuid.UUID, str], Current]
+
+
+def _requested(use_case: UseCase) -> Callable[[uuid.UUID], ResponseReturnValue]:
     """A route that sends the caller's request to a use case and answers with the game."""
 
     def route(game_id: uuid.UUID) -> ResponseReturnValue:

@@ -16,8 +16,8 @@ from flask.typing import ResponseReturnValue
 
 from service.http.schemas import accounts as s
 from service.usecases import sessions
-from service.http.requests import (CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, caller, csrf_problem, deps, json_body, load,
-                              look_up, reply, session_cookie)
+from service.http.requests import (CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, caller, csrf_problem, deps, json_body,
+                                   load, look_up, reply, session_cookie)
 from service.http.rate_limits import per_address
 
 bp = Blueprint("session", __name__)

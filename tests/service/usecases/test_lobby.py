@@ -43,7 +43,8 @@ def test_a_seated_player_joining_again_and_a_full_game_are_refused(deps: Depende
 
 def test_an_unlisted_game_is_joined_with_its_invite_code_only(deps: Dependencies) -> None:
     ann, bob = player(deps, "ann"), player(deps, "bob")
-    cur, _ = lobby.create_game(deps, ann, "pedro", 2, {}, None, True, None, opening=lobby.Opening(visibility="unlisted"))
+    unlisted = lobby.Opening(visibility="unlisted")
+    cur, _ = lobby.create_game(deps, ann, "pedro", 2, {}, None, True, None, opening=unlisted)
     gid = uuid.UUID(cur.game.id)
     with pytest.raises(Problem) as stranger:
         lobby.join_game(deps, gid, bob, None, body={"invite_code": "not-the-code"})
