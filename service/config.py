@@ -40,7 +40,7 @@ class Config:
     # (`facedown serve` uses 50, burst 100)
     rate_limit_per_second: float = 0.0
     rate_limit_burst: float = 100.0
-    # a request body must arrive within this time (service/body_deadline.py, under gunicorn)
+    # a request body must arrive within this time (service/http/body_deadline.py, under gunicorn)
     body_timeout_seconds: float = 10.0
     # a waiting long-poll or stream looks this often whether its client is still there
     client_probe_seconds: float = 2.0

@@ -17,11 +17,11 @@ _ONE_PROCESS = ("tests/citus/", "tests/browser/")
 _LONGEST_FIRST = (
     "tests/citus/",
     "tests/browser/",
-    "tests/service/test_bench_commands.py",
+    "tests/service/tools/test_bench_commands.py",
     "tests/e2e/test_check_reliability.py",
     "tests/e2e/test_connections.py",
-    "tests/service/test_contract.py",
-    "tests/service/test_sse.py",
+    "tests/service/http/test_contract.py",
+    "tests/service/http/test_sse.py",
     "tests/domain/test_cuatro_cartas_properties.py",
 )
 
@@ -95,7 +95,7 @@ def make_app(database_url: str) -> Iterator[Any]:
     """``make(**config)``: an app on this test's database (``config`` overrides the rest), its
     workers, listeners and pools closed when the test ends, not left running until the process
     does (where they outlived the database and warned of it)."""
-    from service.app import close_app, create_app
+    from service.http.app import close_app, create_app
 
     made: list[Any] = []
 

@@ -19,7 +19,7 @@ from packaging.utils import canonicalize_name
 ROOT = Path(__file__).resolve().parents[1]
 OURS = ("domain", "events", "service", "facedown_client")
 #: the tools that only the test or bench extras need (imported by nothing that serves players)
-NOT_SERVED = ("service.bench", "service.check")
+NOT_SERVED = ("service.tools.bench", "service.tools.check")
 #: what gunicorn loads by name for `facedown serve --worker-class gevent|gthread`
 WORKERS = ("gunicorn.workers.ggevent", "gunicorn.workers.gthread")
 

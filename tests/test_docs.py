@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from domain import rules
-from service.contract.spec import player_commands
+from service.tools.contract.spec import player_commands
 
 ROOT = Path(__file__).resolve().parents[1]
 LINK = re.compile(r"\]\(([^)\s]+)\)")

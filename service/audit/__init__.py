@@ -1,16 +1,4 @@
-"""The audit: exports, offline verification, timelines and point-in-time views.
-
-``register(app)`` mounts ``GET /v1/games/{id}/audit`` and ``.../audit/view``. The
-rest of the package is pure (standard library + ``domain`` + ``events.canonical`` + the pure
-service modules ``service.gamestate``, ``service.clock``, ``service.seating`` +
-``service.fairness``) so that ``facedown audit verify`` needs no server or database.
-"""
-from __future__ import annotations
-
-from typing import Any
-
-
-def register(app: Any) -> None:
-    from service.audit.http import register as _register
-
-    _register(app)
+"""The audit: exports, offline verification, timelines and point-in-time views, a sibling of
+the use cases. Pure but for reading a game's log from the store (standard library, ``domain``,
+``events`` for the log's form and hashes, ``service.model``), so that ``facedown audit
+verify`` needs no server or database; ``service.http.routes.audit`` serves it."""

@@ -1,6 +1,6 @@
 """The game log as the audit reads it: service events, seats, secret, ruleset events.
 
-Pure (standard library + ``domain`` + ``service.gamestate``): used by the server's
+Pure (standard library + ``domain`` + ``service.model.game``): used by the server's
 audit and by the offline verifier alike. An event here is the export's JSON form
 ``{"version", "type", "schema_version", "data", "metadata", "prev_hash", "hash", ...}``.
 """
@@ -12,7 +12,7 @@ from typing import Any
 
 from domain import codec, rules
 from domain.ruleset import Ruleset
-from service.gamestate import SERVICE_EVENTS
+from service.model.game import SERVICE_EVENTS
 
 #: Event types written by the service itself, not by a ruleset.
 SERVICE_TYPES = SERVICE_EVENTS

@@ -9,11 +9,11 @@ Checks, in this order (see ``docs/fairness.md``):
 * **secret**: ``sha256(secret)`` is the commitment published in ``GameOpened``;
 * **commitments**: every order revealed in ``RoundRevealed`` opens the commitment
   published at its deal/reshuffle, and every finished round revealed them all;
-* **deals**: with the game key (secret + seat entropy, :func:`service.fairness.game_key`)
+* **deals**: with the game key (secret + seat entropy, :func:`service.model.fairness.game_key`)
   every dealt and reshuffled order, salt and commitment is re-derived;
 * **readjudication**: the ruleset's ``start`` and every stored command replayed
   through ``decide`` with the game key produce exactly the stored events;
-* **lifecycle**: the service's own events replayed (``service.audit.lifecycle``): every
+* **lifecycle**: the service's own events replayed (``service.audit.service_requests``): every
   automatic move was due on the game's clock (its time control, its recorded vacations),
   every seat's command came from its player or its bot, and every resignation, vote,
   invitation, departure and cancellation is what the service decides on that request.
@@ -29,8 +29,8 @@ from typing import Any
 
 from domain import chance
 from events.canonical import GENESIS, chain_hash, event_body
-from service import fairness
-from service.audit.lifecycle import check_lifecycle
+from service.model import fairness
+from service.audit.service_requests import check_lifecycle
 from service.audit.log import SHUFFLE_TYPES, GameLog, build_event, read_log
 from service.audit.replay import check_readjudication, replayable
 from service.audit.report import CHECKS, Checker, Failure, Report

@@ -17,7 +17,7 @@ from domain import bots, codec, rules
 from domain.choices import command, pick
 from events.canonical import GENESIS, chain_hash, event_body
 from events.store import EventStore, NewEvent
-from service import fairness
+from service.model import fairness
 
 
 @dataclass
@@ -48,7 +48,7 @@ class Game:
 
 
 def _meta(n: int, seat: int | None, player: str | None, command: Any = None) -> dict[str, Any]:
-    # as service/commands.py: actor = seat; the command id is the client's Idempotency-Key (may be null)
+    # as service/usecases/playing.py: actor = seat; the command id is the client's Idempotency-Key (may be null)
     return {"actor": seat, "player": player, "command": command,
             "command_id": f"key-{n}" if command is not None and n % 3 else None,
             "at": f"2025-01-01T{n // 3600 % 24:02d}:{n // 60 % 60:02d}:{n % 60:02d}.{n % 997:06d}Z"}

@@ -77,14 +77,14 @@ def test_a_worker_serves_its_built_audit_for_at_most_its_max_age(new_client: Any
         conn.execute("ALTER TABLE events ENABLE TRIGGER USER")
     assert client.get(path).get_json()["verification"]["ok"]  # this worker's build, not read again
     assert not new_client().get(path).get_json()["verification"]["ok"]
-    client.application.extensions["facedown_audits"].max_age = 0
+    client.application.extensions["facedown"].audits.max_age = 0
     assert not client.get(path).get_json()["verification"]["ok"]
 
 
 @pytest.mark.parametrize("budget", [3000, 2 << 20])
 def test_the_cache_stays_within_its_bytes(new_client: Any, store: EventStore, database_url: str, budget: int) -> None:
     client = new_client()
-    cache = client.application.extensions["facedown_audits"]
+    cache = client.application.extensions["facedown"].audits
     cache.max_bytes = budget
     games = [builder.play(rules.names()[0], players=2, seed=s) for s in (20, 21, 22)]
     for game in games:

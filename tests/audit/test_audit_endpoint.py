@@ -11,9 +11,9 @@ from click.testing import CliRunner
 
 from domain import rules
 from events.store import EventStore
-from service import visibility
+from service.usecases import visibility
 from service.audit import export as exporting
-from service.cli_audit import audit
+from service.entrypoints.cli_audit import audit
 from tests.audit import builder
 
 RULESETS = rules.names()

@@ -14,7 +14,7 @@ from domain import rules
 from events.canonical import chain_hash, event_body
 from service.audit import export as exporting
 from service.audit.verify import verify_export
-from service.cli_audit import audit
+from service.entrypoints.cli_audit import audit
 from tests.audit import builder
 from tests.sizes import sized
 

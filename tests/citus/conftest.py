@@ -20,7 +20,7 @@ import pytest
 
 from events.citus_cluster import LocalCluster, citus_missing
 from facedown_client import Client, play_seats, random_policy
-from service.contract.conformance import SHORT
+from service.tools.contract.conformance import SHORT
 from tests.sdk.conftest import Served, facedown_serve
 from tests.service.conftest import live  # noqa: F401 - a fixture, found by pytest by its name
 

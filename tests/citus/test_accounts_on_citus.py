@@ -3,8 +3,8 @@ of the reference table `players`), refused as on one server; and a revoked token
 another worker at once (each request reads the reference table `player_tokens`)."""
 import pytest
 
-from tests.service.lifecycle.conftest import clock, live  # noqa: F401 - the fixtures of that test
-from tests.service.lifecycle.test_accounts import (  # noqa: F401 - the same tests, on the cluster
+from tests.service.http.lifecycle.conftest import clock, live  # noqa: F401 - the fixtures of that test
+from tests.service.http.lifecycle.test_accounts import (  # noqa: F401 - the same tests, on the cluster
     test_a_token_revoked_through_one_worker_gets_401_from_every_other_at_once,
     test_handles_are_unique_whatever_the_case_and_validated)
 

@@ -15,7 +15,7 @@ import pytest
 import requests
 
 from facedown_client import Client, play_seats, random_policy
-from service.contract.conformance import SHORT
+from service.tools.contract.conformance import SHORT
 from tests.sdk.conftest import Served, facedown_serve
 
 STATUSES = ("open", "active", "finished", "aborted", "cancelled")

@@ -6,7 +6,7 @@ import pytest
 
 from tests.service.conftest import watched
 from tests.service.helpers import Live
-from tests.service.test_notifications import *  # noqa: F401,F403 - the same tests, on the cluster
+from tests.service.http.test_notifications import *  # noqa: F401,F403 - the same tests, on the cluster
 
 # no notification names a card: a property of what is notified, not of where it is stored;
 # played for every ruleset by the suite on one server (the longest tests of the module)

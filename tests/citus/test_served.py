@@ -20,7 +20,7 @@ from facedown_client import Client
 from tests.e2e.test_bots_through_the_api import _seated
 from tests.sdk.conftest import Served
 
-CLI = [sys.executable, "-c", "from service.cli import main; main()"]
+CLI = [sys.executable, "-c", "from service.entrypoints.cli import main; main()"]
 
 
 def _awaited(gid: str, clients: list[Client]) -> tuple[Client, dict[str, Any]]:

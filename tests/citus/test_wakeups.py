@@ -1,6 +1,6 @@
 """Wake-ups across the cluster's nodes. An append runs on the worker that holds its game, so a
 NOTIFY sent inside it is heard on that worker only: a process listens on every node
-(service/live.py). The service's own hints, sent after commit through the coordinator, reach
+(service/adapters/wakeups.py). The service's own hints, sent after commit through the coordinator, reach
 the listener there. Both wake a waiter; the latencies are printed (docs/deployment-citus.md)."""
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from events.citus_cluster import LocalCluster
 from events.db import Database, connect
 from events.notify import Listener
 from events.store import EventStore, NewEvent
-from service.live import Live
+from service.adapters.wakeups import Live
 
 ROUNDS = 20
 

@@ -1,7 +1,7 @@
 """Webhooks and their outbox (reference tables) on the cluster."""
 from tests.service.helpers import Live
-from tests.service.test_webhooks import *  # noqa: F401,F403 - the same tests, on the cluster
-from tests.service.test_webhooks import (
+from tests.service.adapters.test_webhooks import *  # noqa: F401,F403 - the same tests, on the cluster
+from tests.service.adapters.test_webhooks import (
     test_every_delivery_of_a_game_is_its_notification_exactly_and_names_no_card as _every_delivery)
 
 # where a delivery is stored and claimed does not depend on the game's rules: on the cluster one

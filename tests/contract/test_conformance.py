@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from service.contract import conformance
+from service.tools.contract import conformance
 from tests.sdk.conftest import Served, facedown_serve
 from tests.service.helpers import Live, serve
 
 
 def test_the_conformance_kit_passes_against_facedown_serve(served: Served) -> None:
-    proc = subprocess.run([sys.executable, "-c", "from service.cli import main; main()", "conformance", served.url],
+    proc = subprocess.run([sys.executable, "-c", "from service.entrypoints.cli import main; main()", "conformance", served.url],
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for name in ("corte", "cuatro-cartas", "pedro", "least-score"):
@@ -30,7 +30,7 @@ def test_a_view_that_lists_more_legal_actions_than_a_few_hundred_fails_the_bound
 
 
 def _leaky(view: Any) -> Any:
-    """``presenting.view`` that also shows each seat the true first card of every rival layout."""
+    """``service.model.views.view`` that also shows each seat the true first card of every rival layout."""
     def leaking(game: Any, version: int, head: bytes, seat: int | None, *args: Any) -> Any:
         out = view(game, version, head, seat, *args)
         table, state = out.get("table"), game.rules
@@ -45,11 +45,10 @@ def _leaky(view: Any) -> Any:
 
 @pytest.fixture
 def leaky_server(db_factory: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[Live]:
-    from service import commands
-    from service.api import routes
+    from service.usecases import playing, reading
 
-    monkeypatch.setattr(routes, "view", _leaky(routes.view))
-    monkeypatch.setattr(commands, "view", _leaky(commands.view))
+    monkeypatch.setattr(reading, "view", _leaky(reading.view))
+    monkeypatch.setattr(playing, "view", _leaky(playing.view))
     yield from serve(db_factory.new())  # type: ignore[attr-defined]
 
 

@@ -16,8 +16,8 @@ import yaml
 from domain import rules
 from domain.errors import InvalidOptions
 from domain.simulation import play
-from service.contract import payloads, spec
-from service.contract.check import Contract
+from service.tools.contract import payloads, spec
+from service.tools.contract.check import Contract
 from tests.contract.schema_walk import walk
 
 SAMPLES: list[Any] = [None, True, False, 0, 1, 2, 3, 5, 25, 100, -1, 10**6, 2.5, "2", "auto", "none", "", "x"]

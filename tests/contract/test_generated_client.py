@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from service.contract.spec import SPEC
+from service.tools.contract.spec import SPEC
 from tests.sdk.conftest import Served, facedown_serve
 
 TOOL = os.environ.get("FACEDOWN_OPENAPI_PYTHON_CLIENT") or shutil.which("openapi-python-client")

@@ -10,17 +10,17 @@ import yaml
 from domain import rules
 from domain.messages import SYSTEM_COMMANDS
 from domain.simulation import play
-from service.contract import sdk_models, spec
-from service.contract.check import Contract
+from service.tools.contract import sdk_models, spec
+from service.tools.contract.check import Contract
 
 
 def test_the_generated_block_is_up_to_date() -> None:
-    assert spec.current(spec.SPEC.read_text()) == spec.block(), "run: python -m service.contract"
+    assert spec.current(spec.SPEC.read_text()) == spec.block(), "run: python -m service.tools.contract"
 
 
 def test_the_sdk_s_generated_commands_and_its_reader_of_choices_are_up_to_date() -> None:
-    assert sdk_models.TARGET.read_text() == sdk_models.source(), "run: python -m service.contract"
-    assert sdk_models.CHOICES_TARGET.read_text() == sdk_models.choices_source(), "run: python -m service.contract"
+    assert sdk_models.TARGET.read_text() == sdk_models.source(), "run: python -m service.tools.contract"
+    assert sdk_models.CHOICES_TARGET.read_text() == sdk_models.choices_source(), "run: python -m service.tools.contract"
 
 
 def test_every_player_command_and_every_event_of_every_ruleset_has_a_schema() -> None:

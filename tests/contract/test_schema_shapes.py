@@ -10,7 +10,7 @@ import re
 
 import yaml
 
-from service.contract.spec import SPEC
+from service.tools.contract.spec import SPEC
 from tests.contract.schema_walk import KEYWORDS, schemas
 
 #: A field name: snake case; an option key may have one dotted prefix (``common.decks``).

@@ -52,7 +52,7 @@ def served(database_url: str, workers: int = 2, **env: str) -> Iterator[Served]:
     errors = tempfile.TemporaryFile()  # a file, not a pipe: a full pipe would block the server
     environ = {**os.environ, "DATABASE_URL": database_url, "FACEDOWN_LOG_LEVEL": "warning",
                "FACEDOWN_RATE_LIMIT_PER_SECOND": "0", **env}
-    proc = subprocess.Popen([sys.executable, "-c", "from service.cli import main; main()", "serve", "--port", str(port),
+    proc = subprocess.Popen([sys.executable, "-c", "from service.entrypoints.cli import main; main()", "serve", "--port", str(port),
                              "--workers", str(workers)], env=environ, stdout=log, stderr=errors)
     url = f"http://127.0.0.1:{port}"
     try:

@@ -22,10 +22,10 @@ from domain import bots, codec, rules
 from domain.ruleset import fold
 from events.db import Database
 from events.store import EventStore
-from service.contract.conformance import SHORT
+from service.tools.contract.conformance import SHORT
 from tests.service.conftest import RULESETS
 from tests.service.helpers import Live, Player, start_game
-from tests.service.test_notifications import CARD, _all as _all_notifications
+from tests.service.http.test_notifications import CARD, _all as _all_notifications
 
 SERVICE = {"GameOpened", "SeatTaken", "SecretRevealed"}
 

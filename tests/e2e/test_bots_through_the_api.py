@@ -11,9 +11,9 @@ import pytest
 from domain import bots, rules
 from domain.simulation import play_in_seat_order
 from facedown_client import Client, play_seats
-from service import fairness
+from service.model import fairness
 from service.audit.log import read_log
-from service.contract.conformance import SHORT
+from service.tools.contract.conformance import SHORT
 from tests.sdk.conftest import Served, facedown_serve
 
 
@@ -55,7 +55,7 @@ def test_facedown_bot_plays_every_game_of_its_players_to_the_end(served: Served)
     tokens = [c.token for c in clients]
     second = Client(served.url, tokens[0]).create_game("pedro", 2, SHORT["pedro"])
     Client(served.url, tokens[1]).join(second.id)
-    procs = [subprocess.Popen([sys.executable, "-c", "from service.cli import main; main()", "bot",
+    procs = [subprocess.Popen([sys.executable, "-c", "from service.entrypoints.cli import main; main()", "bot",
                                "--base-url", served.url, "--token", t, "--policy", "greedy", "--seed", str(i),
                                "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for i, t in enumerate(tokens)]
@@ -73,7 +73,7 @@ def test_facedown_bot_plays_every_game_of_its_players_to_the_end(served: Served)
 
 
 def _bot(served: Served, token: str, *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-c", "from service.cli import main; main()", "bot", "--base-url",
+    return subprocess.Popen([sys.executable, "-c", "from service.entrypoints.cli import main; main()", "bot", "--base-url",
                              served.url, "--token", token, "--quiet", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 

@@ -1,6 +1,6 @@
 """``facedown check reliability --quick`` runs every section against ``facedown serve`` on the
 test database server (a private PostgreSQL for the restart) and finds every figure clean (the
-log checker it rests on is tried on bad logs in tests/service/test_check_log.py)."""
+log checker it rests on is tried on bad logs in tests/service/tools/test_check_log.py)."""
 from __future__ import annotations
 
 import json
@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from service.check.corpus import cases
-from service.cli import main
-from service.lobby import available
+from service.tools.check.corpus import cases
+from service.entrypoints.cli import main
+from service.usecases.lobby import available
 
 pytestmark = pytest.mark.e2e
 

@@ -33,7 +33,7 @@ def _log_tail() -> str:
 def _start(port: int, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
     log = tempfile.TemporaryFile()
     LOGS.append(log)
-    proc = subprocess.Popen([sys.executable, "-c", "from service.cli import main; main()", "serve", "--port",
+    proc = subprocess.Popen([sys.executable, "-c", "from service.entrypoints.cli import main; main()", "serve", "--port",
                              str(port), "--workers", "2"], env=env, stdout=log, stderr=log)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from service.bench.threads import run_threads
-from service.bench.peer import peer_commands
+from service.tools.bench.threads import run_threads
+from service.tools.bench.peer import peer_commands
 
 
 def test_a_threads_set_up_is_not_counted_in_the_measured_time() -> None:

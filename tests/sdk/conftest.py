@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pytest
 
 from events.ports import free_port
-from service.bench.http import server_log, wait_ready
+from service.tools.bench.http import server_log, wait_ready
 
 
 @dataclass
@@ -22,7 +22,7 @@ class Served:
 def facedown_serve(database_url: str, **env: str) -> Iterator[Served]:
     """``facedown serve`` until the fixture ends (one worker; settings by environment)."""
     port = free_port()
-    cmd = [sys.executable, "-c", "from service.cli import main; main()", "serve", "--port", str(port),
+    cmd = [sys.executable, "-c", "from service.entrypoints.cli import main; main()", "serve", "--port", str(port),
            "--workers", "1", "--threads", "16"]
     log = server_log()  # a file: a pipe nobody reads would fill up and block the server
     proc = subprocess.Popen(cmd, env={**os.environ, "DATABASE_URL": database_url, "FACEDOWN_LOG_LEVEL": "warning",

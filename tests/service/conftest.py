@@ -11,7 +11,7 @@ from tests.service.helpers import Live, serve
 
 
 def _rulesets() -> list[str]:
-    from service.lobby import available
+    from service.usecases.lobby import available
 
     return available()
 

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 import requests
 
-from service.contract.check import Contract
+from service.tools.contract.check import Contract
 
 EVERY_UP_TO = 20
 THEN_ONE_IN = 20

@@ -67,7 +67,7 @@ QUICK_POLL = 0.02
 
 
 def serve(database_url: str, **config: Any) -> Iterator[Live]:
-    from service.app import close_app, create_app
+    from service.http.app import close_app, create_app
 
     app = create_app({"database_url": database_url, "pool_size": 16, **config})
     server = make_server("127.0.0.1", 0, app, threaded=True)

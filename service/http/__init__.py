@@ -1,0 +1,1 @@
+"""HTTP: the app factory (the one wiring place), routes by resource, schemas, problem rendering, streaming."""

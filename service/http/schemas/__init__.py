@@ -1,0 +1,1 @@
+"""The marshmallow schemas of requests and answers."""

@@ -1,0 +1,105 @@
+"""A player's account: /v1/me, a unique case-insensitive handle, public profiles with the
+games played and won, and several bearer tokens (issue, list with last use, revoke)."""
+from __future__ import annotations
+
+import requests
+
+from tests.service.helpers import Live, Player
+from tests.service.http.lifecycle.clocked import Clock, delete, put, started
+
+
+def _as(p: Player, token: str) -> Player:
+    return Player(p.live, p.id, p.name, token)
+
+
+def test_a_revoked_token_gets_401(live: Live) -> None:
+    ann = live.player("ann")
+    issued = ann.post("/v1/me/tokens", {"label": "phone"})
+    assert issued.status_code == 201 and issued.json()["label"] == "phone"
+    phone = _as(ann, issued.json()["token"])
+    assert phone.get("/v1/me").json()["id"] == ann.id
+    listed = ann.get("/v1/me/tokens").json()["tokens"]
+    assert [t["label"] for t in listed] == ["registration", "phone"]
+    assert [t["current"] for t in listed] == [True, False] and all(t["last_used_at"] for t in listed)
+    assert "token" not in listed[1]
+    r = delete(ann, f"/v1/me/tokens/{issued.json()['id']}")
+    assert r.status_code == 204
+    refused = phone.get("/v1/me")
+    assert refused.status_code == 401 and refused.headers["Content-Type"] == "application/problem+json"
+    assert ann.get("/v1/me").status_code == 200
+    assert delete(ann, f"/v1/me/tokens/{issued.json()['id']}").status_code == 404
+
+
+def test_a_token_revoked_through_one_worker_gets_401_from_every_other_at_once(live: Live) -> None:
+    """``facedown serve`` runs several workers, each remembering the tokens it has checked:
+    the first request after the revocation's 204, on another worker, is refused."""
+    from tests.service.helpers import serve
+
+    for other in serve(live.database_url):  # a second worker on the same database
+        ann = live.player("ann")
+        spare = ann.post("/v1/me/tokens", {"label": "laptop"}).json()
+        on_other = Player(other, ann.id, ann.name, spare["token"])
+        assert on_other.get("/v1/me").status_code == 200  # the other worker now remembers it
+        assert delete(ann, f"/v1/me/tokens/{spare['id']}").status_code == 204
+        assert on_other.get("/v1/me").status_code == 401
+        assert Player(other, ann.id, ann.name, ann.token).get("/v1/me").status_code == 200
+
+
+def test_a_player_may_revoke_the_token_they_call_with_and_not_anothers(live: Live) -> None:
+    ann, bob = live.player("ann"), live.player("bob")
+    spare = _as(ann, ann.post("/v1/me/tokens", {}).json()["token"])
+    assert delete(bob, f"/v1/me/tokens/{ann.id}").status_code == 404
+    assert delete(ann, f"/v1/me/tokens/{ann.id}").status_code == 204  # the registration's token
+    assert ann.get("/v1/me").status_code == 401
+    assert spare.get("/v1/me").json()["tokens"] == 1
+
+
+def test_me_shows_the_profile_and_the_vacation_balance(live: Live) -> None:
+    ann = live.player("Ann Smith")
+    me = ann.get("/v1/me").json()
+    assert me["id"] == ann.id and me["name"] == "Ann Smith" and me["handle"].startswith("ann-smith-")
+    assert me["vacation"]["remaining_days"] == 30 and me["tokens"] == 1
+    assert requests.get(f"{live.url}/v1/me", timeout=10).status_code == 401
+
+
+def test_handles_are_unique_whatever_the_case_and_validated(live: Live) -> None:
+    ann, bob = live.player("ann"), live.player("bob")
+    r = put(ann, "/v1/me/handle", {"handle": "  Annie_1 "})
+    assert r.status_code == 200 and r.json()["handle"] == "Annie_1"
+    taken = put(bob, "/v1/me/handle", {"handle": "annie_1"})
+    assert taken.status_code == 409 and taken.json()["type"].endswith("/handle-taken")
+    for bad in ("ab", "x" * 25, "no spaces", "émile", "", "a.b", "dot.", "ann@home", " \t ", "  ab  "):
+        assert put(bob, "/v1/me/handle", {"handle": bad}).status_code == 422, bad
+    for good in ("abc", "y" * 24, "\tA-b_9\n", "-_-"):  # 3 and 24 characters; trimmed; _ and - anywhere
+        r = put(bob, "/v1/me/handle", {"handle": good})
+        assert r.status_code == 200 and r.json()["handle"] == good.strip(), good
+    assert bob.get("/v1/players/ANNIE_1").json()["id"] == ann.id
+    assert bob.get("/v1/players/nobody-here").status_code == 404
+
+
+def test_a_public_profile_counts_games_played_and_won_per_ruleset(live: Live) -> None:
+    gid, (ann, bob) = started(live, "corte")
+    ann.post(f"/v1/games/{gid}/resign")
+    other, (cat, dan) = started(live, "pedro")
+    dan.post(f"/v1/games/{other}/resign")
+    ann_handle, bob_handle = ann.get("/v1/me").json()["handle"], bob.get("/v1/me").json()["handle"]
+    assert ann.get(f"/v1/players/{bob_handle}").json()["games"] == {
+        "played": 1, "won": 1, "rulesets": {"corte": {"played": 1, "won": 1}}}
+    assert bob.get(f"/v1/players/{ann_handle}").json()["games"]["won"] == 0
+
+
+def test_the_players_read_models_are_rebuilt_from_their_streams(live: Live, clock: Clock) -> None:
+    from events import players
+    from service.usecases.accounts import rebuild_players
+
+    ann = live.player("ann")
+    put(ann, "/v1/me/handle", {"handle": "ann-r"})
+    spare = ann.post("/v1/me/tokens", {"label": "x"}).json()
+    delete(ann, f"/v1/me/tokens/{spare['id']}")
+    ann.post("/v1/me/vacation", {"days": 2})
+    clock.advance(3600)
+    delete(ann, "/v1/me/vacation")
+    api = live.app.extensions["facedown"]
+    before = players.account_rows(api.db)
+    rebuild_players(api)
+    assert players.account_rows(api.db) == before
