@@ -91,6 +91,23 @@ def change_handle(api: Api, pid: str, raw: Any) -> accounts.Account:
         raise _taken(handle) from None
 
 
+def choose_locale(api: Api, pid: str, raw: Any) -> accounts.Account:
+    """The player's language (one of :data:`accounts.LOCALES`, any case; 422 otherwise), an
+    event in their own stream like the handle."""
+    wanted = raw.strip().lower() if isinstance(raw, str) else ""
+    locale = next((x for x in accounts.LOCALES if x.lower() == wanted), None)
+    if locale is None:
+        raise Problem("validation", f"the locale must be one of {', '.join(accounts.LOCALES)}",
+                      errors={"locale": [f"one of {', '.join(accounts.LOCALES)}"]})
+
+    def decide(acct: accounts.Account) -> list[NewEvent]:
+        if acct.locale == locale:
+            return []
+        return [NewEvent("LocaleChosen", {"locale": locale}, metadata(api.now(), None, pid))]
+
+    return accounts.update(api, pid, decide)
+
+
 def profile(api: Api, handle: str) -> dict[str, Any]:
     """A player's public profile: handle, name, vacation, and finished games played and won."""
     row = players.by_handle(api.db, handle.strip()) if HANDLE.fullmatch(handle.strip()) else None

@@ -1,4 +1,4 @@
-"""Routes of a player's account: ``/v1/me`` (profile and vacation balance), the handle,
+"""Routes of a player's account: ``/v1/me`` (profile and vacation balance), the handle, the language,
 vacations, tokens; and public profiles (``/v1/players/{handle}``)."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from service.api import lifecycle_schemas as ls
 from service.api.http import api, caller, json_body, load, reply, session_cookie
 
 bp = Blueprint("me", __name__)
-_vacation_in, _token_in, _handle_in = ls.VacationIn(), ls.TokenIn(), ls.HandleIn()
+_vacation_in, _token_in, _handle_in, _locale_in = ls.VacationIn(), ls.TokenIn(), ls.HandleIn(), ls.LocaleIn()
 _me_out, _vacation_out, _token_out, _tokens_out, _profile_out = (
     ls.MeOut(), ls.VacationOut(), ls.TokenOut(), ls.TokensOut(), ls.ProfileOut())
 _PRIVATE = {"Cache-Control": "private, no-store"}
@@ -26,7 +26,7 @@ def _player() -> str:
 
 def _me(acct: accounts.Account) -> dict[str, object]:
     return {"id": acct.id, "name": acct.name, "handle": acct.handle, "created_at": acct.created_at,
-            "vacation": vacation.balance(api(), acct), "tokens": len(acct.live_tokens())}
+            "vacation": vacation.balance(api(), acct), "tokens": len(acct.live_tokens()), "locale": acct.locale}
 
 
 @bp.get("/v1/me")
@@ -40,6 +40,13 @@ def put_handle() -> ResponseReturnValue:
     pid = _player()
     data = load(_handle_in, json_body())
     return reply(_me_out, _me(players.change_handle(api(), pid, data["handle"])), 200, _PRIVATE)
+
+
+@bp.put("/v1/me/locale")
+def put_locale() -> ResponseReturnValue:
+    pid = _player()
+    data = load(_locale_in, json_body())
+    return reply(_me_out, _me(players.choose_locale(api(), pid, data["locale"])), 200, _PRIVATE)
 
 
 @bp.post("/v1/me/vacation")
