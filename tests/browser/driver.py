@@ -66,7 +66,7 @@ class Seat:
         self.token = p.input_value("#new-token")
         p.click("#continue")
         p.wait_for_selector(".inbox[aria-busy=false]")
-        self.handle = p.inner_text("#who").split("@", 1)[1].rstrip(")")
+        self.handle = p.inner_text("#who").split("@", 1)[1].rstrip(")⟧")  # ⟧: the pseudo-locale's
         return self
 
     def api(self, path: str) -> Any:
@@ -227,7 +227,7 @@ class Seat:
         have = {seat: labels for seat, labels in shown}
         for p in view["table"]["players"]:
             want = [self.words["card.empty"] if c["empty"] else card_label(c["card"], spanish, self.words) for c in p["cards"]]
-            got = [label.split(":")[0] for label in have[p["seat"]]]
+            got = [label.split(":")[0].replace("⟦", "").replace("⟧", "") for label in have[p["seat"]]]  # ⟦⟧: pseudo
             assert got == want, (self.name, p["seat"], got, want)
 
     def axe(self, where: str) -> None:

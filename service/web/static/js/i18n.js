@@ -96,10 +96,13 @@ export function apply(root) {
   for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
 }
 
+// what Intl writes is in the locale's words too: the pseudo-locale wraps it like a message
+const wrap = (text) => (locale === PSEUDO ? `⟦${text}⟧` : text);
+
 /** A date and time in the player's locale and time zone. */
 export function when(iso, options = { dateStyle: "medium", timeStyle: "short" }) {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? "" : new Intl.DateTimeFormat(intlTag(), options).format(d);
+  return Number.isNaN(d.getTime()) ? "" : wrap(new Intl.DateTimeFormat(intlTag(), options).format(d));
 }
 
 const UNITS = [["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
@@ -108,14 +111,13 @@ const UNITS = [["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
 export function relative(iso, now = Date.now()) {
   const s = (Date.parse(iso) - now) / 1000;
   const [unit, size] = UNITS.find(([, n]) => Math.abs(s) >= n) || UNITS[UNITS.length - 1];
-  const out = new Intl.RelativeTimeFormat(intlTag(), { numeric: "auto" }).format(Math.round(s / size), unit);
-  return locale === PSEUDO ? `⟦${out}⟧` : out;
+  return wrap(new Intl.RelativeTimeFormat(intlTag(), { numeric: "auto" }).format(Math.round(s / size), unit));
 }
 
 /** A list in words ("Ann, Bob and Cat"). */
 export function list(items) {
-  const out = new Intl.ListFormat(intlTag(), { type: "conjunction" }).format(items.map(String));
-  return out;
+  return items.length > 1 ? wrap(new Intl.ListFormat(intlTag(), { type: "conjunction" }).format(items.map(String)))
+    : items.map(String).join("");
 }
 
 /** The words for a problem the API answered: its type in the player's language (the API's detail stays English). */

@@ -83,8 +83,10 @@ export function action(a, ctx) {
     case "Play": return a.take === "stock" ? t("act.Play.stock", { cards: cards(a.discard, ctx) })
       : t("act.Play.take", { cards: cards(a.discard, ctx), card: cardText(a.take.slice(5), ctx) });
     case "PlaceOrder": {
-      const what = a.claim === "SnapRival" || a.claim === "MatchRival" ? rival(a.rival, a.rival_slot) : t("loc.own", { slot: a.slot });
-      return tail(a, t(a.claim.startsWith("Match") ? "act.PlaceOrder.match" : "act.PlaceOrder.snap", { card: what, rank: aRank(a.rank) }));
+      const onRival = a.claim === "SnapRival" || a.claim === "MatchRival";
+      const key = `act.PlaceOrder.${a.claim.startsWith("Match") ? "match" : "snap"}${onRival && a.give_slot ? ".give" : ""}`;
+      return tail(a, t(key, { card: onRival ? rival(a.rival, a.rival_slot) : t("loc.own", { slot: a.slot }), rank: aRank(a.rank),
+        give: a.give_slot, name: onRival ? ctx.name(a.rival) : "" }));
     }
     case "CancelOrder": return t("act.CancelOrder", { id: a.order_id });
     default: return t("act.other", { type: a.type });
