@@ -32,9 +32,10 @@ def english_phrases(locale: str) -> list[str]:
     return sorted(out, key=len, reverse=True)
 
 
-def page_text(seat: Seat) -> str:
-    """What the page says: its visible text, and the labels and titles of its controls."""
-    return str(seat.page.evaluate(
+def page_text(seat: Seat | Any) -> str:
+    """What the page (or a seat's) says: its visible text, and the labels and titles of its controls."""
+    page = seat.page if isinstance(seat, Seat) else seat
+    return str(page.evaluate(
         "() => [document.body.innerText, ...[...document.querySelectorAll('[aria-label],[title]')]"
         ".map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || ''))].join('\\n')"))
 
@@ -173,7 +174,7 @@ def test_a_problem_type_is_said_in_the_players_language(table: Table) -> None:
 WRAPPED = re.compile(r"⟦[^⟦⟧]*⟧")
 
 
-def not_from_a_catalog(seat: Seat, allowed: set[str]) -> list[str]:
+def not_from_a_catalog(seat: Seat | Any, allowed: set[str]) -> list[str]:
     """The words on the page outside every ⟦ ⟧ (the pseudo-locale's messages), but data: names
     of players, games and languages, codes and card faces (a letter and a number)."""
     text = page_text(seat)
@@ -185,6 +186,15 @@ def not_from_a_catalog(seat: Seat, allowed: set[str]) -> list[str]:
 
 
 def test_the_pseudo_locale_finds_no_text_that_is_not_from_a_catalog(table: Table) -> None:
+    context = table.browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(table.url + "/?locale=xx-pseudo")
+        page.wait_for_selector("#register-form")
+        assert not_from_a_catalog(page, {"facedown", "English", "Español", "Português", "Brasil", "Portugal",
+                                         "xx-pseudo", "Pedro", "Least Score", "4 Cartas", "Corte"}) == [], "sign-in"
+    finally:
+        context.close()
     ann = table.seat("ann", query="?locale=xx-pseudo")
     bob = table.seat("bob", query="?locale=xx-pseudo")
     names = {"facedown", "English", "Español", "Português", "Brasil", "Portugal", "xx-pseudo",
