@@ -39,7 +39,7 @@ function item(g) {
   const invited = invitation(g);
   const winners = g.status === "finished" && g.winners && g.winners.length ? g.winners.map((s) => nameOf(g, s)) : null;
   return h("li", { class: `game-item${waits(g) ? " yours" : ""}`, "data-game": g.id },
-    h("a", { href: `#/game/${g.id}`, class: "game-link" }, g.name || rulesetTitle(g.ruleset)),
+    h("a", { href: `#/game/${g.id}`, class: "game-link", translate: "no" }, g.name || rulesetTitle(g.ruleset)),
     h("span", { class: "meta" }, ` ${facts(g)}`),
     g.may_act && !invited ? h("span", { class: "badge turn-badge" }, t("inbox.your_move")) : null,
     invited ? h("span", { class: "badge" }, t("inbox.invited")) : null,

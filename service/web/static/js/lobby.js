@@ -55,8 +55,9 @@ export function mount(main, session) {
   async function loadOpen() {
     const page = await api.get("/v1/games?status=open&limit=50");
     const rows = page.games.filter((g) => g.your_seat === null).map((g) => h("li", { class: "game-item" },
-      h("span", {}, `${g.name || rulesetTitle(g.ruleset)} · ${rulesetTitle(g.ruleset)} · ${t("lobby.free_seats", { count: g.free_seats })} · `,
-        g.seats.filter((s) => s.name).map((s) => s.name).join(", ")),
+      h("span", {}, h("span", { translate: "no" }, g.name || rulesetTitle(g.ruleset)),
+        ` · ${rulesetTitle(g.ruleset)} · ${t("lobby.free_seats", { count: g.free_seats })} · `,
+        h("span", { translate: "no" }, g.seats.filter((s) => s.name).map((s) => s.name).join(", "))),
       h("button", { type: "button", "data-join": g.id, onclick: async () => {
         try { await api.post(`/v1/games/${g.id}/join`, {}); location.hash = `#/game/${g.id}`; } catch (err) { toast(problem(err)); }
       } }, t("lobby.join"))));
