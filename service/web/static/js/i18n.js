@@ -31,11 +31,16 @@ export function best(tags) {
   return null;
 }
 
+/** This browser's last choice of language (null: none, or no storage allowed). */
+export function stored() {
+  try { return localStorage.getItem(STORED); } catch (err) { return null; }
+}
+
 /** The locale to start with: ?locale=, this browser's last choice, its languages, English. */
 export function initial() {
   const asked = new URLSearchParams(location.search).get("locale");
   if (asked === PSEUDO) return PSEUDO;
-  return best([asked, localStorage.getItem(STORED)].filter(Boolean)) || best(navigator.languages) || "en";
+  return best([asked, stored()].filter(Boolean)) || best(navigator.languages) || "en";
 }
 
 export const current = () => locale;
@@ -50,7 +55,9 @@ export async function use(tag, { remember = false } = {}) {
   locale = tag;
   plurals = new Intl.PluralRules(intlTag());
   document.documentElement.lang = intlTag();
-  if (remember && tag !== PSEUDO) localStorage.setItem(STORED, tag);
+  if (remember && tag !== PSEUDO) {
+    try { localStorage.setItem(STORED, tag); } catch (err) { /* the account keeps it all the same */ }
+  }
   apply(document);
   for (const fn of listeners) fn(tag);
 }

@@ -29,7 +29,7 @@ function showWho() {
 // choice made in the menu before signing in becomes theirs.
 async function accountLocale() {
   const me = await api.get("/v1/me");
-  const chosen = localStorage.getItem("facedown-locale");
+  const chosen = i18n.stored();
   if (me.locale && me.locale !== i18n.current() && i18n.current() !== i18n.PSEUDO) await i18n.use(me.locale, { remember: true });
   else if (!me.locale && chosen) await api.call("PUT", "/v1/me/locale", { locale: chosen });
 }
