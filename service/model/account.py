@@ -1,7 +1,7 @@
 """A player's own stream: registration, handle, tokens and vacations, folded into an Account.
 
 Events (stream kind ``player``): ``PlayerRegistered {name, token_sha256, handle?}``,
-``HandleChanged {handle}``, ``TokenIssued {token_id, token_sha256, label}``,
+``HandleChanged {handle}``, ``LocaleChosen {locale}``, ``TokenIssued {token_id, token_sha256, label}``,
 ``TokenRevoked {token_id}``, ``VacationStarted {from, until, days}``,
 ``VacationEnded {at, days_charged}``, ``SignInCodeIssued {code_id, code_sha256, expires_at}``,
 ``SignInCodeUsed {code_id, token_id}`` (service/usecases/sessions.py). Each event's
@@ -15,6 +15,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from service.model.game import moment
+
+# The languages the web client speaks (its catalogs, service/http/web/static/i18n/) and a player
+# may choose: BCP 47 tags, compared whatever their case.
+LOCALES = ("en", "es", "pt-BR", "pt-PT")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +65,7 @@ class Account:
     tokens: tuple[Token, ...] = ()
     vacations: tuple[Vacation, ...] = ()
     codes: tuple[SignInCode, ...] = ()
+    locale: str | None = None  # the player's own choice of language; None: the browser's
 
     def live_tokens(self) -> list[Token]:
         return [t for t in self.tokens if not t.revoked]
@@ -81,6 +86,8 @@ def evolve(acct: Account | None, type_: str, data: Any, at: str, stream_id: str)
     assert acct is not None, "a player's stream starts with PlayerRegistered"
     if type_ == "HandleChanged":
         return replace(acct, handle=data["handle"])
+    if type_ == "LocaleChosen":
+        return replace(acct, locale=data["locale"])
     if type_ == "TokenIssued":
         return replace(acct, tokens=(*acct.tokens, Token(data["token_id"], data["label"], at, data["token_sha256"])))
     if type_ == "TokenRevoked":

@@ -14,7 +14,7 @@ from events import game_index, players
 from events.errors import Duplicate, InvalidData
 from events.store import NewEvent, apply_effect
 from service.adapters import account_stream
-from service.model.account import Account
+from service.model.account import LOCALES, Account
 from service.model.game import iso, metadata
 from service.model.problems import Problem
 from service.usecases import vacation
@@ -85,7 +85,7 @@ def me(deps: Dependencies, pid: str) -> dict[str, Any]:
 def described(deps: Dependencies, acct: Account) -> dict[str, Any]:
     """An account as its owner sees it: profile, vacation balance and live tokens."""
     return {"id": acct.id, "name": acct.name, "handle": acct.handle, "created_at": acct.created_at,
-            "vacation": vacation.balance(deps, acct), "tokens": len(acct.live_tokens())}
+            "vacation": vacation.balance(deps, acct), "tokens": len(acct.live_tokens()), "locale": acct.locale}
 
 
 def change_handle(deps: Dependencies, pid: str, raw: Any) -> dict[str, Any]:
@@ -103,6 +103,23 @@ def change_handle(deps: Dependencies, pid: str, raw: Any) -> dict[str, Any]:
         if exc.constraint != players.HANDLE_CONSTRAINT:
             raise
         raise _taken(handle) from None
+
+
+def choose_locale(deps: Dependencies, pid: str, raw: Any) -> dict[str, Any]:
+    """The player's language (one of :data:`LOCALES`, any case; 422 otherwise), an event in
+    their own stream like the handle."""
+    wanted = raw.strip().lower() if isinstance(raw, str) else ""
+    locale = next((x for x in LOCALES if x.lower() == wanted), None)
+    if locale is None:
+        raise Problem("validation", f"the locale must be one of {', '.join(LOCALES)}",
+                      errors={"locale": [f"one of {', '.join(LOCALES)}"]})
+
+    def decide(acct: Account) -> list[NewEvent]:
+        if acct.locale == locale:
+            return []
+        return [NewEvent("LocaleChosen", {"locale": locale}, metadata(deps.now(), None, pid))]
+
+    return described(deps, account_stream.update(deps.store, pid, decide))
 
 
 def profile(deps: Dependencies, handle: str) -> dict[str, Any]:

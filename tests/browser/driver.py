@@ -13,19 +13,25 @@ import requests
 from domain.choices import CHOICES, allows, covers
 
 CHROMIUM = "/usr/bin/chromium"
-RANKS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
-SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-SPANISH = {"O": "oros", "C": "copas", "E": "espadas", "B": "bastos"}
+I18N = Path(__file__).resolve().parents[2] / "service" / "web" / "static" / "i18n"
 
 
-def card_label(code: str | None, spanish: bool = False) -> str:
-    """What the page must call a card (cards.js): its rank and suit, or "face down"."""
+def catalog(locale: str = "en") -> dict[str, Any]:
+    """A locale's catalog, as the page reads it."""
+    return dict(json.loads((I18N / f"{locale}.json").read_text(encoding="utf-8")))
+
+
+def card_label(code: str | None, spanish: bool = False, words: dict[str, Any] | None = None) -> str:
+    """What the page must call a card (cards.js) in a catalog's words: its rank and suit
+    ("queen of spades", "reina de picas", "dama de espadas"), or "face down"."""
+    w = words or catalog()
     if code is None:
-        return "face down"
+        return str(w["card.down"])
     if code == "JK":
-        return "joker"
+        return str(w["card.joker"])
     rank, suit = code[:-1], code[-1]
-    return f"{rank if spanish else RANKS.get(rank, rank)} of {(SPANISH if spanish else SUITS)[suit]}"
+    name = rank if spanish or rank not in ("A", "J", "Q", "K") else w[f"rank.{rank}"]
+    return str(w["card.name"]).format(rank=name, suit=w[f"suit.spanish.{suit}" if spanish else f"suit.{suit}"])
 
 
 def _text(value: Any) -> str:
@@ -36,9 +42,11 @@ def _text(value: Any) -> str:
 class Seat:
     """One player: a browser context and its page, with the token the page showed once."""
 
-    def __init__(self, table: Table, name: str, width: int = 1100, height: int = 900) -> None:
+    def __init__(self, table: Table, name: str, width: int = 1100, height: int = 900, locale: str | None = None,
+                 words: str = "en") -> None:
         self.table = table
-        self.context = table.browser.new_context(viewport={"width": width, "height": height})
+        self.context = table.browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+        self.words = catalog(words)  # the catalog the page is expected to speak
         self.page = self.context.new_page()
         self.page.set_default_timeout(15_000)
         self.page.on("console", lambda m: table.console_errors.append((name, m.text)) if m.type == "error" else None)
@@ -50,15 +58,15 @@ class Seat:
         self.seen = 0  # the last event of the game this seat may see (some are another seat's alone)
 
     # ------------------------------------------------------------------ the account
-    def register(self) -> Seat:
+    def register(self, query: str = "") -> Seat:
         p = self.page
-        p.goto(self.table.url + "/")
+        p.goto(self.table.url + "/" + query)
         p.fill("#reg-name", self.name)
         p.click("#register")
         self.token = p.input_value("#new-token")
         p.click("#continue")
         p.wait_for_selector(".inbox[aria-busy=false]")
-        self.handle = p.inner_text("#who").split("@", 1)[1].rstrip(")")
+        self.handle = p.inner_text("#who").split("@", 1)[1].rstrip(")⟧")  # ⟧: the pseudo-locale's
         return self
 
     def api(self, path: str) -> Any:
@@ -100,6 +108,13 @@ class Seat:
         link.wait_for()
         link.click()
         p.click("#join")
+        self.seated()
+
+    def accept_from_inbox(self, game_id: str) -> None:
+        """An invited player accepts from the inbox (the invitation is under "Your move")."""
+        p = self.page
+        p.click("nav a[href='#/']")
+        p.click(f"#games-yours .game-item[data-game='{game_id}'] button.accept")
         self.seated()
 
     def join_by_link(self, link: str) -> None:
@@ -211,8 +226,8 @@ class Seat:
             " [...s.querySelectorAll('.cards .card')].map(c => c.getAttribute('aria-label'))])")
         have = {seat: labels for seat, labels in shown}
         for p in view["table"]["players"]:
-            want = ["empty place" if c["empty"] else card_label(c["card"], spanish) for c in p["cards"]]
-            got = [label.split(":")[0] for label in have[p["seat"]]]
+            want = [self.words["card.empty"] if c["empty"] else card_label(c["card"], spanish, self.words) for c in p["cards"]]
+            got = [label.split(":")[0].replace("⟦", "").replace("⟧", "") for label in have[p["seat"]]]  # ⟦⟧: pseudo
             assert got == want, (self.name, p["seat"], got, want)
 
     def axe(self, where: str) -> None:
@@ -240,8 +255,8 @@ class Table:
         self.console_errors: list[tuple[str, str]] = []
         self.axe_runs: list[str] = []
 
-    def seat(self, name: str, **kw: Any) -> Seat:
-        s = Seat(self, name, **kw).register()
+    def seat(self, name: str, query: str = "", **kw: Any) -> Seat:
+        s = Seat(self, name, **kw).register(query)
         self.seats.append(s)
         return s
 

@@ -42,7 +42,7 @@ def _a_standing_order_placed_and_cancelled(seat: Seat, game_id: str) -> None:
     assert seat.send(order, version), "the order's rank and card were chosen in its form"
     listed = seat.page.locator(".game .orders li button[data-action]")
     listed.wait_for()
-    assert f"on a {order['rank']}" in seat.page.inner_text(".game .orders li")
+    assert "snap with your card C when a queen is discarded" in seat.page.inner_text(".game .orders li")
     cancel = json.loads(str(listed.get_attribute("data-action")))
     assert cancel == {"type": "CancelOrder", "order_id": 1}
     seat.send(cancel, version + 1)

@@ -1,4 +1,4 @@
-"""Routes of a player's account: ``/v1/me`` (profile and vacation balance), the handle,
+"""Routes of a player's account: ``/v1/me`` (profile and vacation balance), the handle, the language,
 vacations, tokens; and public profiles (``/v1/players/{handle}``)."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from service.http.schemas import accounts as ls
 from service.usecases import accounts, tokens, vacation
 
 bp = Blueprint("me", __name__)
-_vacation_in, _token_in, _handle_in = ls.VacationIn(), ls.TokenIn(), ls.HandleIn()
+_vacation_in, _token_in, _handle_in, _locale_in = ls.VacationIn(), ls.TokenIn(), ls.HandleIn(), ls.LocaleIn()
 _me_out, _vacation_out, _token_out, _tokens_out, _profile_out = (
     ls.MeOut(), ls.VacationOut(), ls.TokenOut(), ls.TokensOut(), ls.ProfileOut())
 _PRIVATE = {"Cache-Control": "private, no-store"}
@@ -35,6 +35,13 @@ def put_handle() -> ResponseReturnValue:
     pid = _player()
     data = load(_handle_in, json_body())
     return reply(_me_out, accounts.change_handle(deps(), pid, data["handle"]), 200, _PRIVATE)
+
+
+@bp.put("/v1/me/locale")
+def put_locale() -> ResponseReturnValue:
+    pid = _player()
+    data = load(_locale_in, json_body())
+    return reply(_me_out, accounts.choose_locale(deps(), pid, data["locale"]), 200, _PRIVATE)
 
 
 @bp.post("/v1/me/vacation")

@@ -33,6 +33,13 @@ class HandleIn(Schema):
     handle = fields.String(required=True, validate=validate.Length(min=1, max=64))
 
 
+class LocaleIn(Schema):
+    class Meta:
+        unknown = RAISE
+
+    locale = fields.String(required=True, validate=validate.Length(min=1, max=35))
+
+
 class VacationOut(Schema):
     allowance_days = fields.Integer()
     year = fields.Integer()
@@ -50,6 +57,7 @@ class MeOut(Schema):
     created_at = fields.String()
     vacation = fields.Nested(VacationOut)
     tokens = fields.Integer()
+    locale = fields.String(allow_none=True)
 
 
 class TokenOut(Schema):

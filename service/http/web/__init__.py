@@ -2,7 +2,8 @@
 
 Plain ES modules under ``static/`` (no build step, nothing fetched from elsewhere), a service
 worker at ``/sw.js`` (its scope is the whole site, so it must be served from the root) that
-keeps the shell for offline use. Every answer carries a Content-Security-Policy that allows
+keeps the shell for offline use; the catalogs of its words (``static/i18n/``) and the rules
+pages in each language (``rules.py``). Every answer carries a Content-Security-Policy that allows
 scripts, styles and connections from this origin only: no inline script, no inline style.
 """
 from __future__ import annotations
@@ -12,6 +13,9 @@ from pathlib import Path
 
 from flask import Blueprint, Flask, Response, send_from_directory
 from flask.typing import ResponseReturnValue
+
+from service.model.problems import Problem
+from service.http.web import rules
 
 STATIC = Path(__file__).resolve().parent / "static"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
@@ -53,6 +57,22 @@ def asset(name: str) -> ResponseReturnValue:
 def module(name: str) -> ResponseReturnValue:
     """One of the client's ES modules."""
     return _secured(send_from_directory(STATIC / "js", name), "no-cache")
+
+
+@bp.get("/web/i18n/<name>")
+def catalog(name: str) -> ResponseReturnValue:
+    """A locale's catalog of the client's words (``en.json``, ``es.json``, ``pt-BR.json``, ``pt-PT.json``)."""
+    return _secured(send_from_directory(STATIC / "i18n", name, mimetype="application/json"), "no-cache")
+
+
+@bp.get("/web/rules/<locale>/<page>.html")
+def rules_page(locale: str, page: str) -> ResponseReturnValue:
+    """A rules page in a locale, as HTML the client puts in its page (service/http/web/rules.py)."""
+    try:
+        html = rules.render(page, locale)
+    except KeyError:
+        raise Problem("not-found", f"no rules page {page!r} in {locale!r}") from None
+    return _secured(Response(html, mimetype="text/html"), "no-cache")
 
 
 def register(app: Flask) -> None:

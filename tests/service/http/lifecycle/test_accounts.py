@@ -2,6 +2,8 @@
 games played and won, and several bearer tokens (issue, list with last use, revoke)."""
 from __future__ import annotations
 
+import uuid
+
 import requests
 
 from tests.service.helpers import Live, Player
@@ -75,6 +77,24 @@ def test_handles_are_unique_whatever_the_case_and_validated(live: Live) -> None:
         assert r.status_code == 200 and r.json()["handle"] == good.strip(), good
     assert bob.get("/v1/players/ANNIE_1").json()["id"] == ann.id
     assert bob.get("/v1/players/nobody-here").status_code == 404
+
+
+def test_a_player_chooses_a_language_the_web_client_speaks_and_no_other(live: Live) -> None:
+    ann = live.player("ann")
+    assert ann.get("/v1/me").json()["locale"] is None  # until chosen: the browser's languages
+    r = put(ann, "/v1/me/locale", {"locale": "pt-br"})
+    assert r.status_code == 200 and r.json()["locale"] == "pt-BR"  # BCP 47 tags: any case
+    assert ann.get("/v1/me").json()["locale"] == "pt-BR"
+    for bad in ("fr", "pt", "es-ES", "", "en; DROP", 7):
+        refused = put(ann, "/v1/me/locale", {"locale": bad})
+        assert refused.status_code == 422 and refused.headers["Content-Type"] == "application/problem+json", bad
+        assert refused.json()["type"].endswith("/validation"), bad
+    assert put(ann, "/v1/me/locale", {"lang": "es"}).status_code == 422
+    assert put(ann, "/v1/me/locale", {"locale": "es"}).json()["locale"] == "es"
+    assert put(ann, "/v1/me/locale", {"locale": "es"}).json()["locale"] == "es"  # again: nothing new
+    stream = live.app.extensions["facedown"].store.read(uuid.UUID(ann.id))
+    assert [r.data["locale"] for r in stream if r.type == "LocaleChosen"] == ["pt-BR", "es"]  # in the player's stream
+    assert ann.get("/v1/me").json()["handle"]  # the rest of the account as it was
 
 
 def test_a_public_profile_counts_games_played_and_won_per_ruleset(live: Live) -> None:

@@ -7,11 +7,11 @@
 // onto one of your places.
 import { h, uid } from "./dom.js";
 import * as words from "./words.js";
+import { t } from "./i18n.js";
 import { command, fits, some } from "./choices.js";
 
-const FIRST = ["Initial peek", "Draw", "The drawn card", "Play a set", "Power", "Call", "Final window", "Snap",
-  "Match", "Standing orders"];
-const MANY = 30;  // a larger group is folded (its controls one click away), and standing orders always
+const FIRST = ["peek", "draw", "drawn", "play", "power", "call", "final", "snap", "match", "orders"];
+const MANY = 30;  // a larger group is folded (its controls one click away)
 
 const key = (seat, slot) => `${seat}:${slot}`;
 const plain = (a) => !a.close && (a.penalty_to === undefined || a.penalty_to === "new");
@@ -46,19 +46,17 @@ export function targets(actions, me) {
   return out;
 }
 
-function button(a, ctx, text = null) {
-  return h("button", { type: "button", class: "act", "data-action": JSON.stringify(a) }, text || words.action(a, ctx));
-}
-
-function subgroup(a) {
-  if (a.type === "Play") return `Discard ${a.discard.join(" ")}`;
-  if (a.type === "PlaceOrder") return a.slot ? `On your card ${a.slot}` : "On a rival's card";
-  if (a.type === "SnapRival" || a.type === "MatchRival") return `${a.rival}:${a.rival_slot}`;
-  if (a.type === "BlindSwap" || a.type === "KingLook") return `Your card ${a.own_slot}`;
-  return null;
+function button(a, ctx) {
+  return h("button", { type: "button", class: "act", "data-action": JSON.stringify(a) }, words.action(a, ctx));
 }
 
 const same = (x, y) => JSON.stringify(x) === JSON.stringify(y);
+
+function limits(c) {
+  if (c.min && c.max !== undefined) return t("field.limits.range", { min: c.min, max: c.max });
+  if (c.min) return t("field.limits.min", { min: c.min });
+  return c.max !== undefined ? t("field.limits.max", { max: c.max }) : "";
+}
 
 /** A form for an entry with choices: each field's values, and the button that sends the command they make. */
 function chooser(entry, ctx) {
@@ -71,74 +69,46 @@ function chooser(entry, ctx) {
   };
   const fields = Object.entries(entry.choices).map(([field, c]) => {
     const id = uid("choose");
+    const name = words.field(field, entry.type);
     if (c.one_of) {
       const select = h("select", { id, name: field }, c.one_of.map((v, i) => h("option",
         { value: String(i), selected: same(v, now[field]) }, words.value(field, v, ctx))));
       select.addEventListener("change", () => { now[field] = c.one_of[Number(select.value)]; refresh(); });
-      return h("span", { class: "field" }, h("label", { for: id }, words.field(field)), select);
+      return h("span", { class: "field" }, h("label", { for: id }, name), select);
     }
     const boxes = c.subset_of.map((v) => h("input", { type: "checkbox", name: field, value: JSON.stringify(v),
       checked: now[field].some((x) => same(x, v)) }));
     for (const box of boxes) {
       box.addEventListener("change", () => { now[field] = c.subset_of.filter((_, j) => boxes[j].checked); refresh(); });
     }
-    const limits = c.min && c.max !== undefined ? ` (${c.min} to ${c.max})`
-      : c.min ? ` (at least ${c.min})` : c.max !== undefined ? ` (up to ${c.max})` : "";
-    return h("fieldset", { class: "field" }, h("legend", {}, words.field(field) + limits),
-      c.subset_of.map((v, j) => h("label", {}, boxes[j], ` ${words.value(field, v, ctx)}`)));
+    const bounds = limits(c);
+    return h("fieldset", { class: "field" }, h("legend", {}, bounds ? t("field.with_limits", { field: name, limits: bounds }) : name),
+      c.subset_of.map((v, j) => h("label", {}, boxes[j], " ", words.value(field, v, ctx))));
   });
   refresh();
   return h("form", { class: "choose", "data-legal": JSON.stringify(entry), onsubmit: (ev) => ev.preventDefault() },
     fields, send);
 }
 
-/** The panel of every legal action, grouped: a button carrying each plain one, a form for each with choices. */
-export function panel(actions, ctx) {
+/** The panel of every legal action, grouped: a button carrying each plain one (its words a verb), a form for each with choices. */
+export function panel(actions, ctx, explainTerm = () => null) {
   const groups = new Map();
   for (const a of actions) {
     const g = words.group(a);
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g).push(a);
   }
-  const names = [...groups.keys()].sort((x, y) => {
-    const i = FIRST.indexOf(x), j = FIRST.indexOf(y);
-    return (i < 0 ? 99 : i) - (j < 0 ? 99 : j);
-  });
-  const sections = names.map((name) => {
+  const names = [...groups.keys()].sort((x, y) => FIRST.indexOf(x) - FIRST.indexOf(y));
+  return names.map((name) => {
     const list = groups.get(name);
-    const subs = new Map();
-    for (const a of list.filter((x) => !x.choices)) {
-      const s = subgroup(a);
-      if (!subs.has(s)) subs.set(s, []);
-      subs.get(s).push(a);
+    const plain = list.filter((x) => !x.choices);
+    const body = [explainTerm(name),
+      plain.length ? h("div", { class: "buttons" }, plain.map((a) => button(a, ctx))) : null,
+      ...list.filter((x) => x.choices).map((a) => chooser(a, ctx))];
+    const id = `group-${name}`;
+    if (list.length > MANY) {
+      return h("details", { class: "group", id }, h("summary", {}, t("group.folded", { group: t(`group.${name}`), count: list.length })), body);
     }
-    const body = [...subs.entries()].map(([s, items]) => (s === null
-      ? h("div", { class: "buttons" }, items.map((a) => button(a, ctx)))
-      : h("div", { class: "sub" }, h("span", { class: "subname" }, subLabel(s, items[0], ctx)),
-        h("div", { class: "buttons" }, items.map((a) => button(a, ctx, shortLabel(a, ctx)))))));
-    body.push(...list.filter((x) => x.choices).map((a) => chooser(a, ctx)));
-    const id = `group-${name.replace(/\W+/g, "-").toLowerCase()}`;
-    if (list.length > MANY || name === "Standing orders") {
-      return h("details", { class: "group", id },
-        h("summary", {}, `${name} (${list.length} choices)`), body);
-    }
-    return h("section", { class: "group", id, "aria-label": name }, h("h3", {}, name), body);
+    return h("section", { class: "group", id, "aria-label": t(`group.${name}`) }, h("h3", {}, t(`group.${name}`)), body);
   });
-  return sections;
-}
-
-function subLabel(s, a, ctx) {
-  if (a.type === "SnapRival" || a.type === "MatchRival") return `${ctx.whose(a.rival)} card ${a.rival_slot}`;
-  return s;
-}
-
-function shortLabel(a, ctx) {
-  switch (a.type) {
-    case "Play": return a.take === "stock" ? "and draw from the stock" : `and take ${a.take.slice(5)}`;
-    case "PlaceOrder": return `on a ${a.rank}${a.penalty_to && a.penalty_to !== "new" ? ` (penalty to ${a.penalty_to.slice(6)})` : ""}`;
-    case "SnapRival": return `give ${a.give_slot || "nothing"}${a.penalty_to && a.penalty_to !== "new" ? `, penalty to ${a.penalty_to.slice(6)}` : ""}`;
-    case "MatchRival": return `give ${a.give_slot}`;
-    case "BlindSwap": case "KingLook": return `with ${ctx.whose(a.rival)} ${a.rival_slot}`;
-    default: return words.action(a, ctx);
-  }
 }

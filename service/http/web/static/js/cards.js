@@ -2,30 +2,25 @@
 // for screen readers, a symbol and a letter for the eye: colour is never the only signal); a
 // card it did not send (null) is a back labelled "face down", and nothing else.
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
-const FRENCH = { S: ["♠", "spades", "black"], H: ["♥", "hearts", "red"], D: ["♦", "diamonds", "red"],
-  C: ["♣", "clubs", "black"] };
-const SPANISH = { O: ["O", "oros", "gold"], C: ["C", "copas", "red"], E: ["E", "espadas", "blue"],
-  B: ["B", "bastos", "green"] };
-const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king" };
+// a suit's symbol and colour; its words are the catalog's suit.<S> (suit.spanish.<S>: the Spanish pack)
+const FRENCH = { S: ["♠", "black"], H: ["♥", "red"], D: ["♦", "red"], C: ["♣", "black"] };
+const SPANISH = { O: ["O", "gold"], C: ["C", "red"], E: ["E", "blue"], B: ["B", "green"] };
+const NAMED = new Set(["A", "J", "Q", "K"]);
 
 export function parse(code, spanish = false) {
-  if (code === "JK") return { rank: "JK", suit: null, name: "joker", symbol: "★", colour: "black", short: "JK" };
+  if (code === "JK") return { rank: "JK", suit: null, name: t("card.joker"), symbol: "★", colour: "black", short: "JK" };
   const rank = code.slice(0, -1), suit = code.slice(-1);
-  const table = spanish ? SPANISH : FRENCH;
-  const [symbol, suitName, colour] = table[suit] || [suit, suit, "black"];
-  const rankName = spanish ? rank : (RANK_NAMES[rank] || rank);
-  return { rank, suit, symbol, colour, name: `${rankName} of ${suitName}`, short: `${rank}${symbol}` };
+  const [symbol, colour] = (spanish ? SPANISH : FRENCH)[suit] || [suit, "black"];
+  const rankName = !spanish && NAMED.has(rank) ? t(`rank.${rank}`) : rank;
+  const suitName = t(spanish ? `suit.spanish.${suit}` : `suit.${suit}`);
+  return { rank, suit, symbol, colour, name: t("card.name", { rank: rankName, suit: suitName }), short: `${rank}${symbol}` };
 }
 
-/** A card's words: "7 of hearts", "queen of spades", or "face down". */
+/** A card's words: "7 of hearts", "rey de corazones", "rei de copas", or "face down". */
 export function label(code, spanish = false) {
-  return code ? parse(code, spanish).name : "face down";
-}
-
-/** Short text for running prose: "7♥" (with its words for screen readers around it). */
-export function short(code, spanish = false) {
-  return code ? parse(code, spanish).short : "a face-down card";
+  return code ? parse(code, spanish).name : t("card.down");
 }
 
 /**
@@ -37,7 +32,7 @@ export function card(code, { spanish = false, action = null, actionLabel = null,
   caption = null, empty = false, extra = "" } = {}) {
   const face = code ? parse(code, spanish) : null;
   const classes = ["card", empty ? "empty" : (face ? `up ${face.colour}` : "down"), extra].join(" ").trim();
-  const text = empty ? "empty place" : label(code, spanish);
+  const text = empty ? t("card.empty") : label(code, spanish);
   const inner = face
     ? [h("span", { class: "rank", "aria-hidden": "true" }, face.rank === "JK" ? "★" : face.rank),
       h("span", { class: "suit", "aria-hidden": "true" }, face.symbol)]

@@ -1,17 +1,19 @@
 // Deadlines counting down: every element with data-deadline (an RFC 3339 time) shows the
-// time left, refreshed each second, as long as it is in the page.
+// time left in the player's words (Intl.RelativeTimeFormat) and, in its title, the moment in
+// their locale and time zone (Intl.DateTimeFormat); refreshed each second while in the page.
+import { h } from "./dom.js";
+import { t, relative, when } from "./i18n.js";
 
+/** The words for a deadline now: "in 3 hours" (or "due now"). */
 export function left(at, now = Date.now()) {
   const ms = Date.parse(at) - now;
   if (Number.isNaN(ms)) return "";
-  if (ms <= 0) return "due now";
-  const s = Math.floor(ms / 1000);
-  const d = Math.floor(s / 86400), hh = Math.floor((s % 86400) / 3600), mm = Math.floor((s % 3600) / 60);
-  const ss = s % 60;
-  if (d > 0) return `${d} d ${hh} h left`;
-  if (hh > 0) return `${hh} h ${mm} min left`;
-  if (mm > 0) return `${mm} min ${ss} s left`;
-  return `${ss} s left`;
+  return ms <= 0 ? t("clock.due") : t("clock.left", { when: relative(at, now), at: when(at, { weekday: "short", hour: "numeric", minute: "2-digit" }) });
+}
+
+/** A <time> that counts down to ``at``. */
+export function countdown(at, extra = {}) {
+  return h("time", { datetime: at, "data-deadline": at, title: when(at, { dateStyle: "full", timeStyle: "short" }), ...extra }, left(at));
 }
 
 function tick() {

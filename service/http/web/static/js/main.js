@@ -1,51 +1,76 @@
-// The web client's entry: the session, the routes (#/, #/lobby, #/game/ID, #/join/ID/CODE,
-// #/replay/ID, #/account), and the service worker that keeps the shell for offline use.
+// The web client's entry: the language (i18n.js), the session, the routes (#/, #/lobby,
+// #/game/ID, #/join/ID/CODE, #/replay/ID, #/rules/PAGE/HEADING, #/account), what waits for the
+// player (waiting.js), and the service worker that keeps the shell for offline use.
 import { h, clear } from "./dom.js";
 import * as api from "./api.js";
+import * as i18n from "./i18n.js";
 import { mountSignIn, mountAccount, showToken, hideToken } from "./signin.js";
 import * as inbox from "./inbox.js";
 import * as lobby from "./lobby.js";
 import * as table from "./table.js";
 import * as replay from "./replay.js";
+import * as rules from "./rules.js";
+import * as waiting from "./waiting.js";
 import "./clock.js";
 
+const t = i18n.t;
 const main = document.getElementById("main");
 const keep = document.getElementById("keep");
+const menu = document.getElementById("lang");
 let session = null;
 let unmount = () => {};
 let routed = 0;  // which route() is the latest: an answer to an older one is dropped
+
+function showWho() {
+  document.getElementById("who").textContent = session ? t("who", { name: session.player.name, handle: session.player.handle }) : "";
+}
+
+// The player's own choice of language wins over this browser's: read it once signed in; a
+// choice made in the menu before signing in becomes theirs.
+async function accountLocale() {
+  const me = await api.get("/v1/me");
+  const chosen = i18n.stored();
+  if (me.locale && me.locale !== i18n.current() && i18n.current() !== i18n.PSEUDO) await i18n.use(me.locale, { remember: true });
+  else if (!me.locale && chosen) await api.call("PUT", "/v1/me/locale", { locale: chosen });
+}
 
 function signedIn(out) {
   session = out;
   api.setCsrf(out.csrf_token);
   document.getElementById("nav").hidden = false;
-  const who = document.getElementById("who");
-  who.textContent = `${out.player.name} (@${out.player.handle})`;
+  showWho();
+  waiting.start();
   route();
   if (out.token) showToken(keep, out.token);  // after the route: the token field keeps the focus
+  accountLocale().catch(() => {});
 }
 
 function signedOut() {
   session = null;
   api.setCsrf(null);
   hideToken(keep);
+  waiting.end();
   document.getElementById("nav").hidden = true;
-  document.getElementById("who").textContent = "";
+  showWho();
   route();
 }
 
 // Without a session the page asks the server who the cookie signs in (the page cannot read
 // the HttpOnly cookie): at load, and whenever it would show the sign-in form, since another
 // tab may have signed this browser in since.
-function askSession(mine) {
+function askSession(mine, parts) {
   api.get("/v1/session").then((s) => {
     if (mine !== routed || session) return;
     if (s.signed_in) signedIn(s);
+    else if (parts[0] === "rules") unmount = rules.mount(main, parts[1], parts[2]);
     else unmount = mountSignIn(main, signedIn);
   }).catch((err) => {
-    if (mine === routed) clear(main).append(h("p", { class: "error" }, `facedown cannot be reached: ${err.message}`));
+    if (mine === routed) clear(main).append(h("p", { class: "error" }, t("error.unreachable", { problem: i18n.problem(err) })));
   });
 }
+
+const TITLES = { lobby: "nav.lobby", game: "title.game", join: "title.game", replay: "title.replay", rules: "nav.rules",
+  account: "nav.account" };
 
 function route() {
   const hash = location.hash || "#/";
@@ -54,7 +79,8 @@ function route() {
   unmount();
   unmount = () => {};
   const parts = hash.slice(2).split("/").map(decodeURIComponent);
-  if (!session) { askSession(mine); return; }
+  waiting.title(t("title.page", { page: t(TITLES[parts[0]] || "nav.inbox") }));
+  if (!session) { askSession(mine, parts); return; }
   for (const a of document.querySelectorAll("[data-nav]")) {
     a.toggleAttribute("aria-current", a.dataset.nav === (parts[0] || "inbox"));
     if (a.hasAttribute("aria-current")) a.setAttribute("aria-current", "page");
@@ -64,11 +90,25 @@ function route() {
     case "game": unmount = table.mount(main, parts[1], session); break;
     case "join": unmount = table.mount(main, parts[1], session, parts[2] || null); break;
     case "replay": unmount = replay.mount(main, parts[1]); break;
+    case "rules": unmount = rules.mount(main, parts[1], parts[2]); break;
     case "account": unmount = mountAccount(main, session, signedOut); break;
     default: unmount = inbox.mount(main); break;
   }
-  document.title = `facedown · ${parts[0] || "inbox"}`;
 }
+
+function buildMenu() {
+  clear(menu).append(...i18n.LOCALES.map((l) => h("option", { value: l, lang: l, selected: l === i18n.current() }, i18n.NAMES[l])));
+  if (i18n.current() === i18n.PSEUDO) menu.append(h("option", { value: i18n.PSEUDO, selected: true }, i18n.PSEUDO));
+}
+
+menu.addEventListener("change", async () => {
+  const chosen = menu.value;
+  await i18n.use(chosen, { remember: true });
+  if (session) api.call("PUT", "/v1/me/locale", { locale: chosen }).catch(() => {});
+});
+
+// a new language: every word again (the page routed anew keeps nothing of the old catalog)
+i18n.onChange(() => { buildMenu(); showWho(); waiting.mark(); route(); });
 
 window.addEventListener("hashchange", route);
 document.getElementById("skip").addEventListener("click", (ev) => { ev.preventDefault(); main.focus(); });
@@ -82,4 +122,4 @@ if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/sw.js").catch(() => {});
 }
 
-route();
+i18n.use(i18n.initial()).catch(() => i18n.use("en")).catch(route);

@@ -3,6 +3,7 @@
 // holds it. The account page issues codes, lists your tokens and signs out.
 import { h, clear, toast, say } from "./dom.js";
 import * as api from "./api.js";
+import { t, when, problem } from "./i18n.js";
 
 function field(id, text, attrs = {}) {
   return h("div", { class: "field" }, h("label", { for: id }, text), h("input", { id, name: id, ...attrs }));
@@ -14,12 +15,11 @@ function field(id, text, attrs = {}) {
  */
 export function showToken(slot, token) {
   clear(slot).append(h("section", { class: "note keep", "aria-labelledby": "h-keep" },
-    h("h2", { id: "h-keep" }, "Keep this token"),
-    h("p", {}, "It signs you in anywhere, and lets programs (bots, the SDK) play for you. It is shown once. "
-      + "You are signed in already."),
-    h("input", { readonly: true, value: token, class: "link", "aria-label": "Your token", id: "new-token" }),
+    h("h2", { id: "h-keep" }, t("token.title")),
+    h("p", {}, t("token.text")),
+    h("input", { readonly: true, value: token, class: "link", "aria-label": t("token.label"), id: "new-token" }),
     h("button", { type: "button", class: "primary", id: "continue",
-      onclick: () => { clear(slot); document.getElementById("main").focus(); } }, "Continue")));
+      onclick: () => { clear(slot); document.getElementById("main").focus(); } }, t("token.continue"))));
   slot.hidden = false;
   document.getElementById("new-token").focus();
 }
@@ -35,7 +35,7 @@ export function mountSignIn(main, onSignedIn) {
     try {
       onSignedIn(await promise);
     } catch (err) {
-      toast(err.message);
+      toast(problem(err));
     }
   };
   const register = h("form", { id: "register-form", onsubmit: (ev) => {
@@ -44,27 +44,27 @@ export function mountSignIn(main, onSignedIn) {
     const handle = ev.target.elements.namedItem("reg-handle").value.trim();
     done(api.post("/v1/session/register", handle ? { name, handle } : { name }));
   } },
-  field("reg-name", "Your name", { required: true, maxlength: 64, autocomplete: "nickname" }),
-  field("reg-handle", "Handle (how others invite you; optional)", { pattern: "[A-Za-z0-9_\\-]{3,24}", maxlength: 24, autocomplete: "username" }),
-  h("button", { type: "submit", class: "primary", id: "register" }, "Register and play"));
+  field("reg-name", t("signin.name"), { required: true, maxlength: 64, autocomplete: "nickname" }),
+  field("reg-handle", t("signin.handle"), { pattern: "[A-Za-z0-9_\\-]{3,24}", maxlength: 24, autocomplete: "username" }),
+  h("button", { type: "submit", class: "primary", id: "register" }, t("signin.register")));
   const code = h("form", { id: "code-form", onsubmit: (ev) => {
     ev.preventDefault();
     done(api.post("/v1/session", { code: ev.target.elements.namedItem("signin-code").value }));
   } },
-  field("signin-code", "One-time code (from Account on a signed-in device)", { required: true, maxlength: 40, autocomplete: "one-time-code" }),
-  h("button", { type: "submit", id: "code-signin" }, "Sign in with the code"));
+  field("signin-code", t("signin.code"), { required: true, maxlength: 40, autocomplete: "one-time-code" }),
+  h("button", { type: "submit", id: "code-signin" }, t("signin.with_code")));
   const token = h("form", { id: "token-form", onsubmit: (ev) => {
     ev.preventDefault();
     done(api.post("/v1/session", { token: ev.target.elements.namedItem("signin-token").value.trim() }));
   } },
-  field("signin-token", "Or paste a token", { required: true, maxlength: 200, type: "password", autocomplete: "off" }),
-  h("button", { type: "submit", id: "token-signin" }, "Sign in with the token"));
+  field("signin-token", t("signin.token"), { required: true, maxlength: 200, type: "password", autocomplete: "off" }),
+  h("button", { type: "submit", id: "token-signin" }, t("signin.with_token")));
   clear(main).append(h("div", { class: "signin" },
-    h("h1", {}, "Play facedown"),
-    h("p", {}, "Pedro, Least Score, 4 Cartas and Corte, by correspondence: one move at a time, over days."),
+    h("h1", {}, t("signin.title")),
+    h("p", {}, t("signin.intro"), " ", h("a", { href: "#/rules/README" }, t("signin.rules"))),
     h("div", { class: "columns" },
-      h("section", { "aria-labelledby": "h-new" }, h("h2", { id: "h-new" }, "New here"), register),
-      h("section", { "aria-labelledby": "h-back" }, h("h2", { id: "h-back" }, "Already playing"), code, token))));
+      h("section", { "aria-labelledby": "h-new" }, h("h2", { id: "h-new" }, t("signin.new")), register),
+      h("section", { "aria-labelledby": "h-back" }, h("h2", { id: "h-back" }, t("signin.back")), code, token))));
   return () => {};
 }
 
@@ -72,26 +72,28 @@ export function mountAccount(main, session, onSignedOut) {
   const codeOut = h("div", { id: "code-out", "aria-live": "polite" });
   const tokens = h("ul", { id: "tokens" });
   const me = h("p", {});
-  clear(main).append(h("div", { class: "account" }, h("h1", {}, "Account"), me,
-    h("section", { "aria-labelledby": "h-code" }, h("h2", { id: "h-code" }, "Sign in on another device"),
-      h("p", {}, "Get a code, then type it on the other device within ten minutes. It works once."),
+  clear(main).append(h("div", { class: "account" }, h("h1", {}, t("account.title")), me,
+    h("section", { "aria-labelledby": "h-code" }, h("h2", { id: "h-code" }, t("account.device")),
+      h("p", {}, t("account.device_text")),
       h("button", { type: "button", id: "issue-code", onclick: async () => {
         try {
           const out = await api.post("/v1/session/codes");
-          clear(codeOut).append(h("p", {}, "Your code: ", h("strong", { class: "code", id: "the-code" }, out.code),
-            ` (valid until ${new Date(out.expires_at).toLocaleTimeString()})`));
-          say(`Your code is ${out.code.split("").join(" ")}`);
-        } catch (err) { toast(err.message); }
-      } }, "Get a one-time code"), codeOut),
-    h("section", { "aria-labelledby": "h-tokens" }, h("h2", { id: "h-tokens" }, "Your tokens and sessions"), tokens),
-    h("section", { "aria-labelledby": "h-out" }, h("h2", { id: "h-out" }, "Sign out"),
+          clear(codeOut).append(h("p", {}, t("account.your_code"), " ", h("strong", { class: "code", id: "the-code", translate: "no" }, out.code),
+            " ", t("account.valid_until", { time: when(out.expires_at, { timeStyle: "short" }) })));
+          say(t("account.code_said", { code: out.code.split("").join(" ") }));
+        } catch (err) { toast(problem(err)); }
+      } }, t("account.get_code")), codeOut),
+    h("section", { "aria-labelledby": "h-tokens" }, h("h2", { id: "h-tokens" }, t("account.tokens")), tokens),
+    h("section", { "aria-labelledby": "h-out" }, h("h2", { id: "h-out" }, t("account.sign_out")),
       h("button", { type: "button", id: "sign-out", onclick: async () => {
-        try { await api.del("/v1/session"); onSignedOut(); } catch (err) { toast(err.message); }
-      } }, "Sign out of this browser"))));
-  api.get("/v1/me").then((m) => { me.textContent = `${m.name}, handle ${m.handle}. Vacation days left this year: ${m.vacation.remaining_days}.`; })
-    .catch((err) => toast(err.message));
-  api.get("/v1/me/tokens").then((t) => clear(tokens).append(...t.tokens.map((k) => h("li", {},
-    `${k.label}${k.current ? " (this browser)" : ""}, since ${new Date(k.created_at).toLocaleDateString()}`))))
-    .catch((err) => toast(err.message));
+        try { await api.del("/v1/session"); onSignedOut(); } catch (err) { toast(problem(err)); }
+      } }, t("account.sign_out_here")))));
+  api.get("/v1/me").then((m) => { me.textContent = t("account.me", { name: m.name, handle: m.handle, days: m.vacation.remaining_days }); })
+    .catch((err) => toast(problem(err)));
+  const labels = { registration: "account.token.registration", "web session": "account.token.web" };
+  api.get("/v1/me/tokens").then((out) => clear(tokens).append(...out.tokens.map((k) => h("li", {},
+    t(k.current ? "account.token.current" : "account.token", { label: labels[k.label] ? t(labels[k.label]) : k.label,
+      since: when(k.created_at, { dateStyle: "medium" }) })))))
+    .catch((err) => toast(problem(err)));
   return () => {};
 }

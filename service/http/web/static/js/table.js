@@ -4,9 +4,11 @@
 import { h, clear, say, toast } from "./dom.js";
 import * as api from "./api.js";
 import * as words from "./words.js";
-import { render, headline } from "./board.js";
-import { historyPanel, peeksPanel, roundPanel } from "./history.js";
-import { left } from "./clock.js";
+import { t, tn, list, problem } from "./i18n.js";
+import { render, headline, yourMove } from "./board.js";
+import { historyPanel, peeksPanel, roundPanel, lastReveal } from "./history.js";
+import { countdown } from "./clock.js";
+import { rulesPage, rulesetTitle } from "./terms.js";
 
 async function allEvents(gameId, after, query) {
   const out = [];
@@ -61,7 +63,7 @@ export function mount(main, gameId, session, inviteCode = null) {
 
   function schedule(withSummary) {
     clearTimeout(st.timer);
-    st.timer = setTimeout(() => refresh(withSummary).catch((err) => toast(err.message)), 60);
+    st.timer = setTimeout(() => refresh(withSummary).catch((err) => toast(problem(err))), 60);
   }
 
   function focusKey() {
@@ -85,15 +87,18 @@ export function mount(main, gameId, session, inviteCode = null) {
     root.setAttribute("aria-busy", "false");
     const line = headline(view, c);
     const deadline = view.deadline;
+    const over = view.status === "finished" || summary.status === "finished";
     root.append(h("header", { class: "game-head" },
-      h("h1", {}, summary.name || "Game", h("span", { class: "ruleset" }, ` · ${view.ruleset}`)),
-      h("p", { class: `headline${line.startsWith("Your move") ? " yours" : ""}`, id: "headline", tabindex: "-1" }, line),
-      deadline ? h("p", { class: "deadline" }, "Deadline: ",
-        h("time", { datetime: deadline.at, "data-deadline": deadline.at }, left(deadline.at)),
-        ` (${deadline.kind === "final_window" ? "the final window" : deadline.seats.map(c.who).join(", ")})`) : null));
+      h("h1", {}, summary.name || t("game.untitled"), h("span", { class: "ruleset", translate: "no" }, ` · ${rulesetTitle(view.ruleset)}`)),
+      h("p", { class: `headline${yourMove(view) ? " yours" : ""}`, id: "headline", tabindex: "-1" }, line),
+      deadline ? h("p", { class: "deadline" }, ...tn("deadline.text", {
+        left: countdown(deadline.at),
+        whom: deadline.kind === "final_window" ? t("deadline.final_window") : list(deadline.seats.map(c.who)) })) : null,
+      h("p", { class: "rules-link" }, h("a", { href: `#/rules/${rulesPage(view.ruleset)}`, id: "rules-link" },
+        t("game.rules", { game: rulesetTitle(view.ruleset) })))));
     if (view.status === "open" || !view.table) root.append(waitingRoom(view, summary, c));
     else {
-      root.append(render(view, c, spanish));
+      root.append(render(view, c, spanish, over ? lastReveal(st.events) : null));
       const peeks = peeksPanel(st.events, c);
       if (peeks) root.append(peeks);
     }
@@ -111,41 +116,48 @@ export function mount(main, gameId, session, inviteCode = null) {
 
   function waitingRoom(view, summary, c) {
     const seated = view.seat !== null && view.seat !== undefined;
-    const box = h("section", { class: "waiting", "aria-label": "Seats" }, h("h2", {}, "Seats"),
-      h("ul", {}, summary.seats.map((s) => h("li", {}, `Seat ${s.seat}: `,
-        s.name ? s.name : (s.reserved_for ? `kept for ${s.reserved_for.name}` : "free")))));
+    const box = h("section", { class: "waiting", "aria-label": t("seats.title") }, h("h2", {}, t("seats.title")),
+      h("ul", {}, summary.seats.map((s) => h("li", {}, s.name ? t("seats.taken", { seat: s.seat + 1, name: s.name })
+        : s.reserved_for ? t("seats.kept", { seat: s.seat + 1, name: s.reserved_for.name }) : t("seats.free", { seat: s.seat + 1 })))));
+    const invited = summary.seats.some((s) => s.reserved_for && s.reserved_for.player_id === session.player.id);
     if (!seated) {
       box.append(h("button", { type: "button", class: "primary", id: "join",
-        onclick: () => act(() => api.post(`/v1/games/${gameId}/join`, inviteCode ? { invite_code: inviteCode } : {}), true) }, "Take a seat"));
+        onclick: () => act(() => api.post(`/v1/games/${gameId}/join`, inviteCode ? { invite_code: inviteCode } : {}), true) },
+      t(invited ? "invite.accept" : "seats.join")));
+      if (invited) {
+        box.append(" ", h("button", { type: "button", id: "decline", onclick: async () => {
+          try { await api.post(`/v1/games/${gameId}/leave`); location.hash = "#/"; } catch (err) { toast(problem(err)); }
+        } }, t("invite.decline")));
+      }
       return box;
     }
     const handle = h("input", { id: "invite-handle", name: "handle", autocomplete: "off", required: true,
       pattern: "[A-Za-z0-9_\\-]{3,24}" });
     box.append(h("form", { class: "inline", onsubmit: (ev) => { ev.preventDefault();
       act(() => api.post(`/v1/games/${gameId}/invitations`, { handle: handle.value.trim() }), true); } },
-    h("label", { for: "invite-handle" }, "Invite a player by handle"), handle,
-    h("button", { type: "submit" }, "Invite")));
+    h("label", { for: "invite-handle" }, t("seats.invite_label")), handle,
+    h("button", { type: "submit" }, t("seats.invite"))));
     if (summary.visibility === "unlisted") {
-      const out = h("p", { class: "share" }, "Loading the link to share…");
+      const out = h("p", { class: "share" }, t("seats.share_loading"));
       box.append(out);
       api.get(`/v1/games/${gameId}/invite_code`).then((r) => {
         const link = `${location.origin}/#/join/${gameId}/${r.invite_code}`;
-        clear(out).append("Share this link: ", h("input", { readonly: true, value: link, "aria-label": "Link to share",
+        clear(out).append(t("seats.share"), " ", h("input", { readonly: true, value: link, "aria-label": t("seats.share_label"),
           class: "link", id: "share-link" }));
-      }).catch((err) => { out.textContent = err.message; });
+      }).catch((err) => { out.textContent = problem(err); });
     }
     const creator = summary.creator === session.player.id;
     box.append(h("button", { type: "button", id: "leave", onclick: () => act(() => (creator
       ? api.del(`/v1/games/${gameId}`) : api.post(`/v1/games/${gameId}/leave`)), true) },
-    creator ? "Cancel this game" : "Leave this game"));
+    t(creator ? "seats.cancel" : "seats.leave")));
     return box;
   }
 
   function resignBox() {
     let armed = false;
-    const b = h("button", { type: "button", class: "danger", id: "resign" }, "Resign");
+    const b = h("button", { type: "button", class: "danger", id: "resign" }, t("resign"));
     b.addEventListener("click", () => {
-      if (!armed) { armed = true; b.textContent = "Really resign? Click again"; return; }
+      if (!armed) { armed = true; b.textContent = t("resign.confirm"); return; }
       act(() => api.post(`/v1/games/${gameId}/resign`), true);
     });
     return h("section", { class: "resign" }, b);
@@ -153,19 +165,19 @@ export function mount(main, gameId, session, inviteCode = null) {
 
   function finished(summary, c) {
     const w = summary.winners || [];
-    return h("section", { class: "finished", "aria-label": "The result" }, h("h2", {}, "The result"),
-      h("p", {}, w.length ? `Won by ${w.map(c.who).join(" and ")}.` : `The game is ${summary.status}.`),
-      summary.scores ? h("p", {}, `Final scores: ${summary.scores.map((s, i) => `${c.names[i] || i} ${s}`).join(", ")}.`) : null,
-      h("p", {}, h("a", { href: `#/replay/${gameId}`, id: "replay-link" }, "Replay the game with its audit")),
+    return h("section", { class: "finished", "aria-label": t("result.title") }, h("h2", {}, t("result.title")),
+      h("p", {}, w.length ? t("result.won", { names: list(w.map(c.who)), count: w.length }) : t(`result.${summary.status === "aborted" ? "aborted" : "over"}`)),
+      summary.scores ? h("p", {}, t("result.scores", { scores: summary.scores.map((s, i) => t("scores.of", { name: c.name(i), score: s })).join(", ") })) : null,
+      h("p", {}, h("a", { href: `#/replay/${gameId}`, id: "replay-link" }, t("result.replay"))),
       summary.next_game
-        ? h("p", {}, h("a", { href: `#/game/${summary.next_game}` }, "Go to the rematch"))
+        ? h("p", {}, h("a", { href: `#/game/${summary.next_game}` }, t("result.to_rematch")))
         : h("button", { type: "button", id: "rematch", onclick: async () => {
-          try { const g = await api.post(`/v1/games/${gameId}/rematch`); location.hash = `#/game/${g.id}`; } catch (err) { toast(err.message); }
-        } }, "Rematch"));
+          try { const g = await api.post(`/v1/games/${gameId}/rematch`); location.hash = `#/game/${g.id}`; } catch (err) { toast(problem(err)); }
+        } }, t("result.rematch")));
   }
 
   async function act(fn, withSummary = false) {
-    try { await fn(); await refresh(withSummary); } catch (err) { toast(err.message); }
+    try { await fn(); await refresh(withSummary); } catch (err) { toast(problem(err)); }
   }
 
   async function send(action) {
@@ -178,7 +190,7 @@ export function mount(main, gameId, session, inviteCode = null) {
       if (!st.view || out.view.version >= st.view.version) st.view = out.view;
       draw();
     } catch (err) {
-      toast(err.message);
+      toast(problem(err));
       schedule(false);
     } finally {
       st.sending = false;
@@ -216,7 +228,7 @@ export function mount(main, gameId, session, inviteCode = null) {
       draw();
       listen();
     } catch (err) {
-      clear(root).append(h("p", { class: "error" }, `This game cannot be shown: ${err.message}`));
+      clear(root).append(h("p", { class: "error" }, t("game.cannot_show", { problem: problem(err) })));
       root.setAttribute("aria-busy", "false");
     }
   })();
