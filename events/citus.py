@@ -70,6 +70,7 @@ PLAN: dict[str, str] = {
     "mail_outbox": "player_id",
     "mail_secrets": "player_id",
     "push_outbox": "player_id",
+    "page_presence": "player_id",
     "schema_migrations": "local",
 }
 

@@ -1,6 +1,7 @@
 """Where and how a player whose page is closed can be reached (``sql/016_reach_players.sql``):
 their e-mail address and its verification, the server's VAPID key pair, their push
-subscriptions and their notification settings. The outboxes are in :mod:`events.reach_outbox`.
+subscriptions and their notification settings; and which pages are open now, in any process
+(``sql/018_page_presence.sql``). The outboxes are in :mod:`events.reach_outbox`.
 
 None of it is in the log (an address is personal data its owner changes, a subscription a
 browser's capability, an event is forever): each table is written by its own function, not
@@ -187,3 +188,39 @@ def put_settings(db: Database, player_id: uuid.UUID, settings: Mapping[str, Any]
     with db.connection() as conn:
         conn.execute("SELECT fd_put_notification_settings(%s, %s, %s, %s, %s)",
                      (player_id, Jsonb(dict(settings)), list(email_kinds), list(push_kinds), now))
+
+
+# --- pages open now (sql/018) --------------------------------------------------------------
+
+NO_GAME = uuid.UUID(int=0)  # the player's own stream: a page open on no game in particular
+
+
+def page_opened(db: Database, holder: str, player_id: uuid.UUID, game_id: uuid.UUID | None, now: datetime) -> None:
+    """A stream of this process (``holder``) opened: the player has this game's page (or, with
+    None, some page) open."""
+    with db.connection() as conn:
+        conn.execute("SELECT fd_page_presence(%s, %s, %s, true, %s)", (holder, player_id, game_id or NO_GAME, now))
+
+
+def page_closed(db: Database, holder: str, player_id: uuid.UUID, game_id: uuid.UUID | None) -> None:
+    with db.connection() as conn:
+        conn.execute("SELECT fd_page_presence(%s, %s, %s, false, NULL)", (holder, player_id, game_id or NO_GAME))
+
+
+def pages_alive(db: Database, holder: str, now: datetime, reset: bool = False) -> int:
+    """This process is alive: its open pages are seen ``now`` (how many). ``reset``: a process
+    starting under a holder name used before drops what that one left."""
+    with db.connection() as conn:
+        row = conn.execute("SELECT fd_page_presence_alive(%s, %s, %s)", (holder, now, reset)).fetchone()
+    return int(row[0]) if row else 0
+
+
+def open_pages(db: Database, player_ids: Sequence[uuid.UUID], since: datetime) -> dict[uuid.UUID, set[uuid.UUID | None]]:
+    """player -> the games whose pages they have open (None: some page, on no game in
+    particular), by the rows a live process has touched since ``since``."""
+    out: dict[uuid.UUID, set[uuid.UUID | None]] = {}
+    with db.connection() as conn:
+        for player, game in conn.execute("SELECT DISTINCT player_id, game_id FROM page_presence"
+                                         " WHERE player_id = ANY(%s) AND seen_at >= %s", (list(player_ids), since)):
+            out.setdefault(player, set()).add(None if game == NO_GAME else game)
+    return out

@@ -30,7 +30,7 @@ NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 DOCUMENTED = {"player_emails": "reference", "email_tokens": "reference", "vapid_keys": "reference",
               "push_subscriptions": "player_id", "push_subscription_secrets": "player_id",
               "notification_settings": "player_id", "mail_outbox": "player_id", "mail_secrets": "player_id",
-              "push_outbox": "player_id"}
+              "push_outbox": "player_id", "page_presence": "player_id"}
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +86,15 @@ def test_a_players_outboxes_are_written_by_an_append_on_another_node_and_sit_wit
         nodes = {t: _node_of(conn, t, str(ann))[1:] for t, how in DOCUMENTED.items() if how == "player_id"}
         nodes["notifications"] = _node_of(conn, "notifications", str(ann))[1:]
     assert len(set(nodes.values())) == 1, nodes
+
+
+def test_open_pages_are_recorded_touched_and_read_on_the_cluster(db: Database) -> None:
+    ann, game = uuid.uuid4(), uuid.uuid4()
+    reach.page_opened(db, "w1", ann, game, NOW)
+    assert reach.pages_alive(db, "w1", NOW + timedelta(seconds=5)) == 1
+    assert reach.open_pages(db, [ann], NOW + timedelta(seconds=5)) == {ann: {game}}
+    reach.page_closed(db, "w1", ann, game)
+    assert reach.open_pages(db, [ann], NOW) == {}
 
 
 def test_the_claim_settling_and_purge_run_on_the_cluster_as_on_one_server(db: Database) -> None:

@@ -124,3 +124,19 @@ def test_settings_are_kept_as_the_player_chose_them_with_what_each_channel_follo
                                                               NOW + timedelta(hours=1))
     both = reach.settings_for(db, [eve, fay, uuid.uuid4()])
     assert set(both) == {eve, fay} and both[fay].settings == {"time_zone": "Europe/Lisbon"}
+
+
+def test_an_open_page_counts_while_its_process_is_alive_and_not_once_it_closes(db: Database) -> None:
+    ann, bob, game = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    reach.page_opened(db, "worker-1", ann, game, NOW)
+    reach.page_opened(db, "worker-2", ann, None, NOW)  # the account's stream: some page
+    reach.page_opened(db, "worker-2", bob, game, NOW)
+    assert reach.open_pages(db, [ann, bob, uuid.uuid4()], NOW) == {ann: {game, None}, bob: {game}}
+    reach.page_closed(db, "worker-2", bob, game)
+    assert bob not in reach.open_pages(db, [bob], NOW)
+    # worker-1 keeps touching its rows; worker-2 was killed and touches nothing
+    assert reach.pages_alive(db, "worker-1", NOW + timedelta(seconds=30)) == 1
+    assert reach.open_pages(db, [ann], NOW + timedelta(seconds=15)) == {ann: {game}}
+    # a process that starts again under the same name drops what its former life left
+    assert reach.pages_alive(db, "worker-1", NOW + timedelta(seconds=40), reset=True) == 0
+    assert reach.open_pages(db, [ann], NOW) == {ann: {None}}

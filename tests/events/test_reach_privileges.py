@@ -19,7 +19,7 @@ from tests.events.test_privileges import WRITES
 TABLES = {"player_emails": "email", "email_tokens": "email", "vapid_keys": "public_key",
           "push_subscriptions": "endpoint", "push_subscription_secrets": "auth",
           "notification_settings": "settings", "mail_outbox": "status", "mail_secrets": "secret",
-          "push_outbox": "status"}
+          "push_outbox": "status", "page_presence": "holder"}
 SECRETS = ("vapid_keys", "push_subscription_secrets", "mail_secrets", "email_tokens")
 READABLE = sorted(set(TABLES) - set(SECRETS))
 INTERNAL = ("SELECT fd_mail_insert('[]')", "SELECT fd_push_insert('[]')", "SELECT fd_reach_kinds()")
