@@ -9,10 +9,13 @@ distribute`` runs it alone. On plain PostgreSQL neither changes anything
   all co-located: a game's events, head, snapshot, processed commands, secret, index row and
   seat rows sit in one shard group, so a command's append touches one node;
 * each player's notifications (and their head) are distributed by the player id, co-located
-  with the streams: a player's id is its own stream's id;
+  with the streams: a player's id is its own stream's id; so are what the notifications write
+  beside them (the e-mail and push outboxes) and what that reads (the player's notification
+  settings and push subscriptions);
 * the tokens' last use (``token_usage``) is distributed by the token id;
 * small tables read everywhere by other keys (players and handles, tokens, webhooks and their
-  outbox) are reference tables, copied to every node;
+  outbox, e-mail addresses and their verification tokens, the VAPID key) are reference
+  tables, copied to every node;
 * ``schema_migrations`` stays on the coordinator.
 
 The append (``fd_append``) and the game's secret (``fd_put_secret``, ``fd_get_secret``) are
@@ -55,6 +58,19 @@ PLAN: dict[str, str] = {
     "webhook_deliveries": "reference",
     "webhook_attempts": "reference",
     "signin_codes": "reference",
+    # reaching a player whose page is closed (sql/016, sql/017): what is the player's own and
+    # written with their notifications sits in their shard group; what is found by another key
+    # (an address, a token's digest) or is one row for the whole server is a reference table
+    "player_emails": "reference",
+    "email_tokens": "reference",
+    "vapid_keys": "reference",
+    "push_subscriptions": "player_id",
+    "push_subscription_secrets": "player_id",
+    "notification_settings": "player_id",
+    "mail_outbox": "player_id",
+    "mail_secrets": "player_id",
+    "push_outbox": "player_id",
+    "page_presence": "player_id",
     "schema_migrations": "local",
 }
 

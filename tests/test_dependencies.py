@@ -51,7 +51,7 @@ def undeclared_modules() -> list[str]:
 # Run in a fresh interpreter: modules the undeclared distributions provide cannot be found there,
 # as on a machine where only `pip install -e .` ran; then every served module is imported.
 _IMPORT_ALL = """
-import importlib, importlib.abc, json, pkgutil, sys
+import importlib, importlib.abc, importlib.util, json, pkgutil, sys
 
 blocked, ours, skip, workers = json.loads(sys.argv[1])
 
@@ -62,6 +62,11 @@ class Undeclared(importlib.abc.MetaPathFinder):
         return None
 
 sys.meta_path.insert(0, Undeclared())
+# where a module is not installed, asking whether it is answers None (yarl, under pywebpush's
+# aiohttp, asks so for pydantic_core), and only importing it fails
+_find_spec = importlib.util.find_spec
+importlib.util.find_spec = lambda name, package=None: (
+    None if name.partition(".")[0] in blocked else _find_spec(name, package))
 
 def modules(package):
     yield package.__name__

@@ -18,7 +18,11 @@ from __future__ import annotations
 import ipaddress
 import socket
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import requests
+from requests.adapters import HTTPAdapter
 
 MAX_URL = 2000
 
@@ -94,3 +98,32 @@ def check(url: str, allow_private: bool) -> Target:
         raise TargetRefused(f"the host {parts.hostname!r} resolves to an address that is not globally routable"
                             " (private, loopback, link-local, shared or reserved)")
     return Target(url, parts.scheme, parts.hostname, port, addresses[0])
+
+
+class _Pinned(HTTPAdapter):
+    """TLS to the checked address, with the certificate checked against the URL's host."""
+
+    def __init__(self, hostname: str) -> None:
+        self.hostname = hostname
+        super().__init__(max_retries=0)
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["server_hostname"] = self.hostname
+        kwargs["assert_hostname"] = self.hostname
+        super().init_poolmanager(*args, **kwargs)
+
+
+def pinned_url(target: Target) -> str:
+    """The target's URL with its checked address in place of the host name, so that the request
+    goes where the check looked (a second DNS answer could point elsewhere)."""
+    parts = urlsplit(target.url)
+    host = f"[{target.address}]" if ":" in target.address else target.address
+    return urlunsplit((parts.scheme, f"{host}:{target.port}", parts.path or "/", parts.query, ""))
+
+
+def pinned_session(target: Target) -> requests.Session:
+    """A session for :func:`pinned_url`: TLS checked against the URL's host, no retries."""
+    session = requests.Session()
+    session.mount("https://", _Pinned(target.host))
+    session.mount("http://", HTTPAdapter(max_retries=0))
+    return session

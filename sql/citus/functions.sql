@@ -3,10 +3,11 @@
 -- the same steps one row at a time. Same signature, same result, same locks in the same order.
 -- A migration that changes one of these functions must change it here too.
 
--- As sql/007: each player's new notifications numbered after its head, heads locked in
--- player order, the outbox written beside them. Citus plans no data-modifying CTE that
--- reads a correlated subquery, so the one statement of 007 becomes a loop; every statement
--- in it touches one player's shard (or the webhooks, a reference table).
+-- As sql/017 (007's, with the e-mail and push outboxes): each player's new notifications
+-- numbered after its head, heads locked in player order, the outboxes written beside them.
+-- Citus plans no data-modifying CTE that reads a correlated subquery, so the one statement of
+-- 017 becomes a loop; every statement in it touches one player's shard (or a reference table:
+-- the webhooks, the players' addresses).
 CREATE OR REPLACE FUNCTION fd_insert_notifications(p_items jsonb) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
@@ -18,6 +19,10 @@ DECLARE
     k      bigint;
     hook   uuid;
     v_seats int[];
+    kinds_mail text[];
+    kinds_push text[];
+    mailed boolean;
+    sub    uuid;
 BEGIN
     -- the items not deduplicated away by a stored notification (as 007, checked before any insert)
     FOR x IN SELECT t.x FROM jsonb_array_elements(p_items) WITH ORDINALITY AS t(x, o) ORDER BY t.o LOOP
@@ -46,6 +51,22 @@ BEGIN
                 INSERT INTO webhook_deliveries (delivery_id, webhook_id, player_id, seq)
                 VALUES (gen_random_uuid(), hook, pl, k);
             END LOOP;
+            CONTINUE WHEN NOT x->>'kind' = ANY (fd_reach_kinds());
+            SELECT s.email_kinds, s.push_kinds INTO kinds_mail, kinds_push
+                FROM notification_settings s WHERE s.player_id = pl;
+            IF x->>'kind' = ANY (coalesce(kinds_mail, fd_reach_kinds())) THEN
+                SELECT true INTO mailed FROM player_emails e WHERE e.player_id = pl AND e.verified_at IS NOT NULL;
+                IF FOUND THEN
+                    INSERT INTO mail_outbox (player_id, mail_id, kind, seq, game_id)
+                    VALUES (pl, gen_random_uuid(), x->>'kind', k, (x->>'game_id')::uuid);
+                END IF;
+            END IF;
+            IF x->>'kind' = ANY (coalesce(kinds_push, fd_reach_kinds())) THEN
+                FOR sub IN SELECT p.subscription_id FROM push_subscriptions p WHERE p.player_id = pl LOOP
+                    INSERT INTO push_outbox (player_id, push_id, subscription_id, kind, seq, game_id)
+                    VALUES (pl, gen_random_uuid(), sub, x->>'kind', k, (x->>'game_id')::uuid);
+                END LOOP;
+            END IF;
         END LOOP;
     END LOOP;
 END $$;

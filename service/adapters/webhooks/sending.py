@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import requests
-from requests.adapters import HTTPAdapter
 
+from service.adapters.outbound import TargetRefused, check, pinned_session, pinned_url
 from service.adapters.webhooks import signing
-from service.adapters.outbound import Target, TargetRefused, check
 
 CONNECT_TIMEOUT, READ_TIMEOUT = 3.05, 10.0
 
@@ -27,25 +24,6 @@ class Attempt:
         return self.status is not None and 200 <= self.status < 300
 
 
-class _Pinned(HTTPAdapter):
-    """TLS to the checked address, with the certificate checked against the URL's host."""
-
-    def __init__(self, hostname: str) -> None:
-        self.hostname = hostname
-        super().__init__(max_retries=0)
-
-    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
-        kwargs["server_hostname"] = self.hostname
-        kwargs["assert_hostname"] = self.hostname
-        super().init_poolmanager(*args, **kwargs)
-
-
-def _pinned_url(target: Target) -> str:
-    parts = urlsplit(target.url)
-    host = f"[{target.address}]" if ":" in target.address else target.address
-    return urlunsplit((parts.scheme, f"{host}:{target.port}", parts.path or "/", parts.query, ""))
-
-
 def send(url: str, secret: bytes, msg_id: str, body: bytes, allow_private: bool) -> Attempt:
     """POST ``body`` to ``url`` once; never raises."""
     start = time.monotonic()
@@ -59,11 +37,9 @@ def send(url: str, secret: bytes, msg_id: str, body: bytes, allow_private: bool)
         return done(None, f"refused: {exc}")
     headers = signing.headers(secret, msg_id, int(time.time()), body)
     headers["Host"] = target.host if target.port in (80, 443) else f"{target.host}:{target.port}"
-    with requests.Session() as session:
-        session.mount("https://", _Pinned(target.host))
-        session.mount("http://", HTTPAdapter(max_retries=0))
+    with pinned_session(target) as session:
         try:
-            r = session.post(_pinned_url(target), data=body, headers=headers, allow_redirects=False,
+            r = session.post(pinned_url(target), data=body, headers=headers, allow_redirects=False,
                              timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))
         except requests.RequestException as exc:
             return done(None, f"{type(exc).__name__}: {str(exc)[:300]}")
