@@ -13,7 +13,7 @@ import requests
 from domain.choices import CHOICES, allows, covers
 
 CHROMIUM = "/usr/bin/chromium"
-I18N = Path(__file__).resolve().parents[2] / "service" / "web" / "static" / "i18n"
+I18N = Path(__file__).resolve().parents[2] / "service" / "http" / "web" / "static" / "i18n"
 
 
 def catalog(locale: str = "en") -> dict[str, Any]:
