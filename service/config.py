@@ -49,6 +49,17 @@ class Config:
     webhooks_allow_private: bool = False
     # a deadline_soon notification when this share of a wait is left (0: never)
     deadline_soon_fraction: float = 0.2
+    # reaching players whose page is closed (docs/reaching-players.md): where the web client is
+    # (links in e-mails and pushes); where e-mail goes out (empty: nothing is e-mailed) and from
+    # whom; whether push endpoints at private addresses are allowed (tests only); whether this
+    # process runs the e-mail and push senders (one process sends at a time)
+    public_url: str = "http://127.0.0.1:8080"
+    smtp_url: str = ""
+    mail_from: str = ""
+    push_allow_private: bool = False
+    reach_worker: bool = False
+    # the VAPID "sub" claim (RFC 8292): how a push service may reach the operator
+    vapid_contact: str = "mailto:operator@facedown.invalid"
     extra: dict[str, Any] = field(default_factory=dict)
 
     @staticmethod
@@ -74,6 +85,11 @@ class Config:
             "client_probe_seconds": float(os.environ.get("FACEDOWN_CLIENT_PROBE_SECONDS", "2")),
             "webhooks_allow_private": os.environ.get("FACEDOWN_WEBHOOKS_ALLOW_PRIVATE", "") == "1",
             "deadline_soon_fraction": float(os.environ.get("FACEDOWN_DEADLINE_SOON_FRACTION", "0.2")),
+            "public_url": os.environ.get("FACEDOWN_PUBLIC_URL", "").strip().rstrip("/") or Config.public_url,
+            "smtp_url": os.environ.get("FACEDOWN_SMTP_URL", "").strip(),
+            "mail_from": os.environ.get("FACEDOWN_MAIL_FROM", "").strip(),
+            "push_allow_private": os.environ.get("FACEDOWN_PUSH_ALLOW_PRIVATE", "") == "1",
+            "vapid_contact": os.environ.get("FACEDOWN_VAPID_CONTACT", "").strip() or Config.vapid_contact,
         }
         values.update(overrides)
         return Config(**values)

@@ -30,8 +30,10 @@ class _Gunicorn(BaseApplication):  # type: ignore[misc]
     with the same settings: the benchmarks' stack floor (service/tools/bench/floor.py)."""
 
     def __init__(self, options: dict[str, Any], database_url: str,
-                 app_factory: Callable[[str], Any] | None = None, app_database_url: str = "") -> None:
+                 app_factory: Callable[[str], Any] | None = None, app_database_url: str = "",
+                 public_url: str = "") -> None:
         self.options = options
+        self.public_url = public_url
         self.database_url = database_url
         self.app_database_url = app_database_url
         self.app_factory = app_factory
@@ -60,7 +62,10 @@ class _Gunicorn(BaseApplication):  # type: ignore[misc]
                           "pool_size": int(env("FACEDOWN_POOL_SIZE", "20")),
                           "deadline_sweep_seconds": float(env("FACEDOWN_DEADLINE_SWEEP_SECONDS", "30")),
                           "rate_limit_per_second": float(env("FACEDOWN_RATE_LIMIT_PER_SECOND", "50")),
-                          "webhook_worker": env("FACEDOWN_WEBHOOK_WORKER", "1") != "0"})
+                          "webhook_worker": env("FACEDOWN_WEBHOOK_WORKER", "1") != "0",
+                          # e-mail and pushes to players whose page is closed (one process sends)
+                          "reach_worker": env("FACEDOWN_REACH_WORKER", "1") != "0",
+                          "public_url": env("FACEDOWN_PUBLIC_URL", "").strip().rstrip("/") or self.public_url})
         config = app.extensions["facedown"].config
         return BodyDeadline(app, config.body_timeout_seconds, config.max_body_bytes)
 
@@ -152,8 +157,9 @@ def serve(host: str, port: int, workers: int, threads: int, worker_class: str = 
         app_url = os.environ.get("FACEDOWN_APP_DATABASE_URL", "") or roles.service_url(url)
         echo(f"facedown: serving on http://{host}:{port} ({workers} {worker_class} workers, "
              f"{limit} open files each)")
+        # links in e-mails and pushes lead here unless FACEDOWN_PUBLIC_URL names the public address
         _Gunicorn(gunicorn_options(host, port, workers, threads, worker_class), url,
-                  app_database_url=app_url).run()
+                  app_database_url=app_url, public_url=f"http://{host}:{port}").run()
     finally:
         if embedded is not None:
             embedded.stop(wait=15)  # the workers gunicorn just killed may take a moment to go

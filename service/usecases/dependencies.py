@@ -32,6 +32,8 @@ class Dependencies:
     timeouts: Timeouts = field(default_factory=Timeouts)
     tokens: Lru = field(default_factory=lambda: Lru(100_000))  # token hash -> player, as this worker knows it
     audits: AuditCache = field(default_factory=AuditCache)  # the audits this worker built
+    # values a use case makes once per app and keeps (the server's VAPID key pair)
+    memo: dict[str, object] = field(default_factory=dict)
     games: GameRepository = field(init=False)
     _admin: Database | None = field(default=None, init=False)
 
