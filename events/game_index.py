@@ -187,6 +187,13 @@ def processed(db: Database, stream_id: uuid.UUID, command_id: str) -> tuple[str 
     return None if row is None else (row[0], row[1], row[2])
 
 
+def rows(db: Database, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, IndexRow]:
+    """The index rows of these games (those that exist), in one query."""
+    with db.connection() as conn:
+        return {r[0]: row_of(r) for r in conn.execute(
+            f"SELECT {_COLS} FROM game_index WHERE stream_id = ANY(%s)", (list(ids),))}
+
+
 def awaiting_player(db: Database, player_id: uuid.UUID, limit: int) -> list[IndexRow]:
     """The active games that wait for the player's seat, the nearest deadline first (the
     account stream's inbox): filtered here, so that no other game of the player takes a

@@ -20,6 +20,7 @@ class Live:
         self._listeners: list[Listener] = []
         self._waiters = Waiters()
         self._callbacks: dict[str, Callable[[], None]] = {}  # key -> what to do on its hint
+        self._prefixed: dict[str, Callable[[], None]] = {}  # key prefix -> what to do on a hint of any such key
         self._connects = 0  # the listeners' connections in this process (their first lose nothing)
         self._unheard = False  # a callback was registered while the listener was not yet connected
         self.closing = False  # set when the process shuts down: waiters end at once
@@ -67,7 +68,19 @@ class Live:
         if not all(listener.connected.wait(0.25) for listener in listeners):
             self._unheard = True
 
+    def on_prefix(self, prefix: str, callback: Callable[[], None]) -> None:
+        """Call ``callback`` on every hint whose key starts with ``prefix`` (and when hints may
+        have been lost): the senders of e-mail and pushes wake on any player's news."""
+        self._prefixed[prefix] = callback
+        with self._lock:
+            self._check_fork()
+            if not self._listeners:
+                self._listen()
+
     def _on_hint(self, key: str | None) -> None:
+        for prefix, wake in list(self._prefixed.items()):
+            if key is None or key.startswith(prefix):
+                wake()
         self._waiters.wake(key)
         if key is None:  # (re)connected: hints of the time before are lost
             self._connects += 1

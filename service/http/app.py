@@ -3,7 +3,7 @@
 :func:`create_app` builds the use cases' dependencies once (the pool, the store, the
 wake-ups, the game repository, the worker's caches), registers the routes, the rate limits
 and the problem handlers, and starts this process's workers (webhook delivery, the deadline
-sweeper); :func:`close_app` stops them.
+sweeper, the e-mail and push senders); :func:`close_app` stops them.
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from service.http import health, problems, rate_limits, requests, web
 from service.http.routes import audit, game_events, game_life, games, me, notifications, orders, session
 from service.model.game import Timeouts
 from service.usecases.dependencies import Dependencies
+from service.usecases.reach_workers import ReachWorkers
 from service.usecases.sweep import Sweeper
 
 #: the blueprints, in the order they are registered
@@ -69,6 +70,8 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
     if config.webhook_worker:
         policy = config.extra.get("webhook_policy") or Policy.from_env(config.webhooks_allow_private)
         workers["webhooks"] = DeliveryWorker(deps, policy)
+    if config.reach_worker:  # e-mail and pushes to players whose page is closed
+        workers["reach"] = ReachWorkers(deps, config.extra.get("reach_policy"))
     if config.deadline_sweep_seconds > 0:
         workers["sweeper"] = Sweeper(deps, config.deadline_sweep_seconds)
     app.extensions["facedown_workers"] = workers
