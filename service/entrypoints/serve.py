@@ -19,6 +19,7 @@ import resource
 import signal
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from gunicorn.app.base import BaseApplication
 
@@ -140,6 +141,17 @@ def raise_open_files_limit() -> int:
     return soft
 
 
+def email_status(environ: Any) -> str:
+    """What serve says once at start about e-mail (docs/reaching-players.md): off without
+    FACEDOWN_SMTP_URL (players are told on their Account page too), else where it goes."""
+    url = environ.get("FACEDOWN_SMTP_URL", "").strip()
+    if not url:
+        return ("facedown: e-mail is off (no FACEDOWN_SMTP_URL): nothing is e-mailed; "
+                "Web Push and the page's own notifications still work")
+    host = urlsplit(url).hostname or "?"
+    return f"facedown: e-mail goes through {host} from {environ.get('FACEDOWN_MAIL_FROM', '').strip() or '(unset)'}"
+
+
 def serve(host: str, port: int, workers: int, threads: int, worker_class: str = "gevent",
           echo: Any = print) -> None:
     """Resolve the database (embedded if needed), migrate, and run gunicorn until stopped."""
@@ -157,6 +169,7 @@ def serve(host: str, port: int, workers: int, threads: int, worker_class: str = 
         app_url = os.environ.get("FACEDOWN_APP_DATABASE_URL", "") or roles.service_url(url)
         echo(f"facedown: serving on http://{host}:{port} ({workers} {worker_class} workers, "
              f"{limit} open files each)")
+        echo(email_status(os.environ))
         # links in e-mails and pushes lead here unless FACEDOWN_PUBLIC_URL names the public address
         _Gunicorn(gunicorn_options(host, port, workers, threads, worker_class), url,
                   app_database_url=app_url, public_url=f"http://{host}:{port}").run()

@@ -22,6 +22,7 @@ from service.http import health, problems, rate_limits, requests, web
 from service.http.routes import audit, game_events, game_life, games, me, notifications, orders, session
 from service.model.game import Timeouts
 from service.usecases.dependencies import Dependencies
+from service.usecases.page_presence import Presence
 from service.usecases.reach_workers import ReachWorkers
 from service.usecases.sweep import Sweeper
 
@@ -66,7 +67,8 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     problems.install(app)
-    workers: dict[str, Any] = {}
+    # the pages open in this process, for the e-mail sender in whichever process it runs
+    workers: dict[str, Any] = {"presence": Presence(deps)}
     if config.webhook_worker:
         policy = config.extra.get("webhook_policy") or Policy.from_env(config.webhooks_allow_private)
         workers["webhooks"] = DeliveryWorker(deps, policy)

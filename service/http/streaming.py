@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -86,16 +87,38 @@ def long_poll(live: Live, key: str, wait_seconds: float, read: Callable[[], tupl
 
 
 def sse(live: Live, key: str, opening: str, read: Callable[[int], Page], after: int, seconds: float,
-        first: Callable[[], str] | None = None) -> Response:
+        first: Callable[[], str] | None = None, page: tuple[str, uuid.UUID | None] | None = None) -> Response:
     """An event stream of what ``read(after)`` returns, for ``seconds`` (then the client
-    reconnects with ``Last-Event-ID``). ``first()`` is sent once, before the feed."""
+    reconnects with ``Last-Event-ID``). ``first()`` is sent once, before the feed. ``page``:
+    (player, game or None) whose page holds the stream, recorded as open while it lasts
+    (nothing is e-mailed about a game its player has open)."""
     config = settings()
+    presence = current_app.extensions.get("facedown_workers", {}).get("presence") if page else None
     probe = ClientProbe(request.environ)
     read = _in_turn(read, config.pool_size)
     if first is not None:
         first = _in_turn(first, config.pool_size)
     body = _stream(live, key, opening, read, after, seconds, first, probe, config)
+    if presence is not None and page is not None:
+        body = _present(body, presence, page)
     return Response(body, 200, mimetype="text/event-stream", headers=SSE_HEADERS)
+
+
+def _present(body: Iterator[str], presence: Any, page: tuple[str, uuid.UUID | None]) -> Iterator[str]:
+    """The stream, its page recorded as open from its first message until it ends (however
+    it ends: the client gone, the stream's life over, the process stopping)."""
+    first = next(body, None)
+    if first is None:
+        return
+    held = presence.opened(*page)
+    try:
+        yield first
+        yield from body
+    finally:
+        presence.closed(held)
+        close = getattr(body, "close", None)
+        if close is not None:
+            close()
 
 
 def _stream(live: Live, key: str, opening: str, read: Callable[[int], Page], after: int, seconds: float,

@@ -1,8 +1,8 @@
 """What may be sent to a player whose page is closed, and when, pure (standard library only).
 
 The sender claims an outbox row and asks :func:`decide`: send it now, let it wait (the quiet
-hours' end), skip it (the player turned it off, has the game open in a page, or the reminder's
-deadline has passed) or fold it into the next digest (:func:`next_digest`). During quiet hours
+hours' end, or while the game is open in a page), skip it (the player turned it off, or the
+reminder's deadline has passed) or fold it into the next digest (:func:`next_digest`). During quiet hours
 nothing goes but a reminder whose deadline falls inside them; what waits goes when they end.
 E-mails the player asked for (a verification, a sign-in code) always go at once.
 
@@ -25,6 +25,8 @@ ABOUT_A_GAME = ("your_turn", "game_over", "invited", "reminder")
 #: the moments of the day, on the player's clock, at which a digest goes (at most two a day)
 DIGEST_TIMES = (time(8, 0), time(18, 0))
 Action = Literal["send", "wait", "skip", "digest"]
+#: how long an e-mail is held while its game is open in a page before it is looked at again
+PAGE_HOLD = timedelta(seconds=60)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +114,10 @@ def decide(settings: Settings, channel: str, kind: str, now: datetime, *, deadli
     """What to do now with a message of ``kind`` on ``channel`` ('email' or 'push').
 
     ``deadline``: the deadline a reminder is about (the seat's current one); ``lead``: the
-    reminder's lead; ``page_open``: the player has this game open in a page now (nothing is
-    e-mailed about it then)."""
+    reminder's lead; ``page_open``: the player has this game open in a page now: nothing is
+    e-mailed about it then; a game's end is skipped (they see it), a turn, an invitation or a
+    reminder is held (``wait`` a minute, then decided again: it goes if the page has closed
+    and it still stands, and is skipped if the player moved meanwhile)."""
     if channel == "email" and kind in ASKED:
         return Decision("send")
     if not _wanted(settings, channel, kind, lead):
@@ -121,7 +125,11 @@ def decide(settings: Settings, channel: str, kind: str, now: datetime, *, deadli
     if kind == "reminder" and (deadline is None or deadline <= now):
         return Decision("skip", reason="the deadline has passed" if deadline else "no longer awaited")
     if channel == "email" and page_open and kind in ABOUT_A_GAME:
-        return Decision("skip", reason="the game is open in a page")
+        # the player sees it on the page: a result needs no e-mail; what asks something of
+        # them is held, and goes if they close the page without doing it
+        if kind == "game_over":
+            return Decision("skip", reason="the game is open in a page")
+        return Decision("wait", at=now + PAGE_HOLD, reason="the game is open in a page")
     if channel == "email" and kind == "your_turn" and settings.email.turn == "digest":
         return Decision("digest", at=next_digest(settings, now))
     end = quiet_end(settings, now)

@@ -114,6 +114,7 @@ class MailSender:
         if seat is None and row.kind == "reminder":
             seat = int(row.args.get("seat", -1))
         awaited, deadline = facts.current_deadline(game, seat)
+        # a page of the game, or any page (each shows what waits for the player)
         site_open = game.id in pages or None in pages
         if row.kind == "your_turn":
             if not awaited:
@@ -132,7 +133,7 @@ class MailSender:
                 moved = self._reminders(row, seat, deadline, settings.email.reminders, now) if awaited else []
                 return Plan("skipped", reason="the deadline moved" if moved else "no longer awaited", then=moved)
             decision = rm.decide(settings, "email", "reminder", now, deadline=deadline, lead=lead,
-                                 page_open=game.id in pages)
+                                 page_open=site_open)
             return self._decided(decision, row, who, facts.message("reminder", game, row.player_id, deadline, lead),
                                  now, [])
         decision = rm.decide(settings, "email", row.kind, now, page_open=site_open)
@@ -158,7 +159,7 @@ class MailSender:
         if decision.action == "skip":
             return Plan("skipped", reason=decision.reason, then=then)
         if decision.action == "wait":
-            return Plan("postpone", reason="quiet hours", at=decision.at, then=then)
+            return Plan("postpone", reason=decision.reason or "quiet hours", at=decision.at, then=then)
         plan = self._mail(row, who, message.key, message.args, now)
         return Plan(plan.outcome, plan.mail, plan.reason, plan.at, then)
 

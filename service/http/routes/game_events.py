@@ -51,4 +51,5 @@ def event_stream(game_id: uuid.UUID) -> ResponseReturnValue:
             return Page([], position, False)
         return Page([_sse_message(e) for e in page["events"]], page["next_after"], page["more"])
 
-    return sse(d.live, str(game_id), f"events of game {game_id} after {after}", read, after, seconds)
+    return sse(d.live, str(game_id), f"events of game {game_id} after {after}", read, after, seconds,
+               page=(who[0], game_id) if who else None)

@@ -70,7 +70,8 @@ def stream() -> ResponseReturnValue:
         return Page([_message(n) for n in items], page["next_after"], len(items) == 200)
 
     after = last if last is not None else (q["after"] if q["after"] is not None else -1)
-    return sse(a.live, wake_key(player), "your account's notifications", read, after, seconds, first)
+    return sse(a.live, wake_key(player), "your account's notifications", read, after, seconds, first,
+               page=(player, None))
 
 
 @bp.post("/v1/me/webhooks")

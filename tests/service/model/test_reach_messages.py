@@ -60,6 +60,9 @@ def test_nothing_is_emailed_about_a_game_open_in_a_page_but_pushes_still_go() ->
     for kind in ("your_turn", "game_over", "invited"):
         assert rm.decide(QUIET, "email", kind, DAY, page_open=True).reason == "the game is open in a page"
         assert rm.decide(QUIET, "push", kind, DAY, page_open=True) == Decision("send")
+    # what asks something of the player is held, to go if they close the page without doing it
+    assert rm.decide(QUIET, "email", "your_turn", DAY, page_open=True).at == DAY + rm.PAGE_HOLD
+    assert rm.decide(QUIET, "email", "game_over", DAY, page_open=True).action == "skip"
 
 
 def test_what_the_player_turned_off_is_skipped_and_what_they_asked_for_always_goes() -> None:

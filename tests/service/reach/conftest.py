@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -54,10 +54,13 @@ class Reach:
     push: PushService
     mail: MailSender
     pusher: PushSender
+    tokens: dict[str, str] = field(default_factory=dict)  # player -> bearer token
 
     def player(self, name: str, *, address: str | None = None, locale: str | None = None,
                settings: dict[str, Any] | None = None, subscribe: bool = False) -> tuple[str, str]:
-        pid = accounts.register_player(self.deps, name, name.lower() + "-" + uuid.uuid4().hex[:6])["id"]
+        made = accounts.register_player(self.deps, name, name.lower() + "-" + uuid.uuid4().hex[:6])
+        pid = made["id"]
+        self.tokens[pid] = made["token"]
         if locale:
             accounts.choose_locale(self.deps, pid, locale)
         if settings is not None:
