@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from events import game_index, reach, roles
+from events import game_index, reach, reach_outbox, roles
 from events.db import Database
 from events.reach_outbox import MailItem
 from events.store import EventStore
@@ -20,8 +20,10 @@ from service.adapters.wakeups import Live
 from service.config import Config
 from service.model import reach as reach_model
 from service.model import reach_messages as rm
-from service.usecases import accounts, lobby
+from service.usecases import accounts, lobby, playing, reading
+from service.adapters.push import unb64url
 from service.usecases.dependencies import Dependencies
+from service.usecases.push_keys import server_key
 from service.usecases.reach_mail import MailSender
 from service.usecases.reach_push import PushSender
 from tests.support.push_service import PushService
@@ -84,9 +86,10 @@ class Reach:
         assert reach.verify_email(self.deps.db, digest, self.clock()).status == "verified"
 
     def subscribe(self, pid: str) -> Any:
-        sub = self.push.new_subscription()
+        """A browser's subscription for the player, restricted to the server's VAPID key as
+        ``pushManager.subscribe({applicationServerKey})`` makes it."""
+        sub = self.push.new_subscription(application_server_key=server_key(self.deps).public_key)
         info = sub.info
-        from service.adapters.push import unb64url
         reach.subscribe(self.deps.db, uuid.UUID(pid), uuid.uuid4(), info["endpoint"], info["keys"]["p256dh"],
                         unb64url(info["keys"]["auth"]), self.clock(), 10)
         return sub
@@ -108,6 +111,24 @@ class Reach:
         """What the SMTP server accepted for ``address`` (``kind``: but verification e-mails)."""
         return [m for m in self.smtp.messages if address in m.rcpt_tos
                 and (kind is None or "/verify-email?" not in (m.text() or ""))]
+
+    def unsubscribe(self, mail: Any) -> None:
+        """What a POST to an e-mail's List-Unsubscribe link does (RFC 8058; the route is
+        reach-api's): that kind of e-mail off for its player."""
+        token = uuid.UUID((mail.header("List-Unsubscribe") or "").strip("<>").rsplit("/", 1)[1])
+        found = reach_outbox.unsubscribe_target(self.deps.db, token)
+        assert found is not None
+        player, kind = found
+        stored = reach.settings_of(self.deps.db, player)
+        merged = reach_model.update(stored.settings if stored else None, reach_model.unsubscribe(kind))
+        email_kinds, push_kinds = reach_model.follows(reach_model.effective(merged))
+        reach.put_settings(self.deps.db, player, merged, email_kinds, push_kinds, self.clock())
+
+    def play(self, gid: uuid.UUID, player: str) -> None:
+        """The player makes a move (the first legal one)."""
+        _, view = reading.seat_view(self.deps, gid, player, lambda version: False)
+        assert view is not None and view["legal_actions"]
+        playing.run_command(self.deps, gid, player, view["legal_actions"][0], None, None, f"/v1/games/{gid}/commands")
 
     def send_all(self, rounds: int = 20) -> None:
         """Run both senders until nothing is due now."""
