@@ -95,8 +95,8 @@ class Reach:
         return sub
 
     def game(self, creator: tuple[str, str], *others: tuple[str, str], ruleset: str = "pedro",
-             name: str = "Friday table") -> uuid.UUID:
-        cur, _ = lobby.create_game(self.deps, creator, ruleset, 1 + len(others), {}, name, True, None)
+             name: str = "Friday table", options: dict[str, Any] | None = None) -> uuid.UUID:
+        cur, _ = lobby.create_game(self.deps, creator, ruleset, 1 + len(others), options or {}, name, True, None)
         gid = uuid.UUID(cur.game.id)
         for other in others:
             lobby.join_game(self.deps, gid, other, None)
@@ -124,11 +124,16 @@ class Reach:
         email_kinds, push_kinds = reach_model.follows(reach_model.effective(merged))
         reach.put_settings(self.deps.db, player, merged, email_kinds, push_kinds, self.clock())
 
-    def play(self, gid: uuid.UUID, player: str) -> None:
-        """The player makes a move (the first legal one)."""
+    def play(self, gid: uuid.UUID, player: str, choose: Any = None) -> bool:
+        """The player makes a move: ``choose(view)``'s (None: none now), else the first legal
+        one. Whether a move was made."""
         _, view = reading.seat_view(self.deps, gid, player, lambda version: False)
         assert view is not None and view["legal_actions"]
-        playing.run_command(self.deps, gid, player, view["legal_actions"][0], None, None, f"/v1/games/{gid}/commands")
+        chosen = choose(view) if choose is not None else view["legal_actions"][0]
+        if chosen is None:
+            return False
+        playing.run_command(self.deps, gid, player, chosen, None, None, f"/v1/games/{gid}/commands")
+        return True
 
     def send_all(self, rounds: int = 20) -> None:
         """Run both senders until nothing is due now."""
