@@ -144,9 +144,10 @@ def bench_rules(games: int, players: int, bot: str, seed: int, repeats: int, as_
 
 def _register() -> None:
     from service.tools.bench.cli_http import bench_api, bench_length, bench_stream
+    from service.tools.bench.cli_notify import bench_notify
     from service.tools.bench.report import bench_report
 
-    for command in (bench_api, bench_length, bench_stream, bench_report):
+    for command in (bench_api, bench_length, bench_stream, bench_notify, bench_report):
         bench.add_command(command)
 
 

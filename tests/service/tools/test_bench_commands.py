@@ -25,6 +25,7 @@ SHORT = {
     "length": ("--lengths", "50,150", "--games", "1", "--commands", "3", "--views", "3"),
     "stream": ("--waiters", "20", "--games", "4", "--seconds", "2", "--rate", "4", "--clients", "1",
                "--abandoned", "20", "--idle-seconds", "1"),
+    "notify": ("--players", "10", "--week-players", "4", "--days", "0.5", "--games-each", "2"),
 }
 
 
@@ -105,8 +106,21 @@ def check_stream(report: dict[str, Any]) -> None:
     assert release["released_seconds"] < 10
 
 
+def check_notify(report: dict[str, Any]) -> None:
+    lat, week = report["latency"], report["week"]
+    assert lat["players_waiting"] == report["settings"]["players"]
+    for kind in ("email", "push"):
+        assert lat[kind]["missing"] == 0 and lat[kind]["count"] == lat["players_waiting"]
+        assert 0 < lat[kind]["p50_ms"] <= lat[kind]["p99_ms"] <= lat[kind]["max_ms"]
+    assert week["moves"] > 0 and week["pushes_per_player_per_day"] > 0
+    assert week["emails_per_player_per_day"] >= 0 and set(week["emails_by_kind"]) <= {
+        "digest", "reminder", "game_over", "invited", "your_turn"}
+    # the defaults: turns are e-mailed in digests only
+    assert "your_turn" not in week["emails_by_kind"]
+
+
 CHECKS = {"store": check_store, "rules": check_rules, "api": check_api, "length": check_length,
-          "stream": check_stream}
+          "stream": check_stream, "notify": check_notify}
 
 
 def test_bench_rules_reports_every_ruleset(bench: Bench) -> None:
@@ -129,6 +143,10 @@ def test_bench_length_measures_short_and_long_games(bench: Bench) -> None:
 
 def test_bench_stream_wakes_every_waiter(bench: Bench) -> None:
     check_stream(bench("stream", *SHORT["stream"]))
+
+
+def test_bench_notify_times_email_and_push_and_counts_a_weeks_messages(bench: Bench) -> None:
+    check_notify(bench("notify", *SHORT["notify"]))
 
 
 def test_bench_report_renders_every_benchmark_with_its_targets_and_floors(bench: Bench, tmp_path: Any) -> None:
