@@ -82,6 +82,16 @@ def current_deadline(row: IndexRow | None, seat: int | None) -> tuple[bool, date
     return True, rm.seat_deadline(row.deadline, seat)
 
 
+def still_stands(kind: str, row: IndexRow, player_id: uuid.UUID) -> bool:
+    """Whether news of this kind is still news: an invitation while the seat is still kept
+    for the player (not taken, not withdrawn); a game's end or a turn always (a turn is
+    checked against the seat's wait by the caller)."""
+    if kind != "invited":
+        return True
+    return row.status == "open" and any((s.get("reserved_for") or {}).get("player_id") == str(player_id)
+                                        for s in row.seats)
+
+
 def winner_names(row: IndexRow) -> list[str]:
     by_seat = {s.get("seat"): _name(s) for s in row.seats}
     return [by_seat[w] for w in row.winners or () if w in by_seat]

@@ -136,6 +136,8 @@ class MailSender:
                                  page_open=site_open)
             return self._decided(decision, row, who, facts.message("reminder", game, row.player_id, deadline, lead),
                                  now, [])
+        if not facts.still_stands(row.kind, game, row.player_id):
+            return Plan("skipped", reason="no longer invited")
         decision = rm.decide(settings, "email", row.kind, now, page_open=site_open)
         return self._decided(decision, row, who, facts.message(row.kind, game, row.player_id), now, [])
 

@@ -126,6 +126,8 @@ class PushSender:
             decision = rm.decide(settings, "push", "reminder", now, deadline=deadline, lead=lead)
             return self._decided(decision, row, who, facts.message("reminder", game, row.player_id, deadline, lead),
                                  deadline, now, [])
+        if not facts.still_stands(row.kind, game, row.player_id):
+            return Plan("skipped", reason="no longer invited")
         decision = rm.decide(settings, "push", row.kind, now)
         return self._decided(decision, row, who, facts.message(row.kind, game, row.player_id), None, now, [])
 

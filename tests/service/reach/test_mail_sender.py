@@ -33,3 +33,24 @@ def test_a_turn_is_emailed_at_once_with_text_html_and_a_link_to_the_game(world: 
 def _token(world: Reach, mail_id: uuid.UUID) -> str:
     with world.deps.db.connection() as conn:
         return str(conn.execute("SELECT unsubscribe FROM mail_outbox WHERE mail_id = %s", (mail_id,)).fetchone()[0])
+
+
+def test_an_invitation_is_emailed_in_the_invitees_language_unless_they_took_the_seat_first(world: Reach) -> None:
+    from service.usecases import game_life, lobby
+
+    ann = world.player("Ann")
+    bea = world.player("Bea", address="bea@example.org", locale="es", settings=IMMEDIATE)
+    cid = world.player("Cid", address="cid@example.org", locale="pt-PT", settings=IMMEDIATE)
+    world.mail.run_once()  # the verifications
+    first = uuid.UUID(lobby.create_game(world.deps, ann, "pedro", 3, {}, "Mesa del viernes", True, None)[0].game.id)
+    second = lobby.create_game(world.deps, ann, "pedro", 3, {}, "Outra mesa", True, None)[0].game.id
+    game_life.invite(world.deps, first, ann[0], bea[0], None)
+    game_life.invite(world.deps, uuid.UUID(second), ann[0], cid[0], None)
+    lobby.join_game(world.deps, uuid.UUID(second), cid, None)  # Cid takes it before the e-mail goes
+    world.send_all()
+    [invitation] = world.mails_to("bea@example.org", "news")
+    assert invitation.header("Subject") == "Un asiento para ti en Mesa del viernes"
+    assert "Ann te ha reservado un asiento en Mesa del viernes." in (invitation.text() or "")
+    assert invitation.header("Content-Language") == "es"
+    cid_rows = [r for r in reach_outbox.mail_rows(world.deps.db, uuid.UUID(cid[0])) if r.kind == "invited"]
+    assert [(r.status, r.last_error) for r in cid_rows] == [("skipped", "no longer invited")]
