@@ -82,6 +82,30 @@ def current_deadline(row: IndexRow | None, seat: int | None) -> tuple[bool, date
     return True, rm.seat_deadline(row.deadline, seat)
 
 
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """Where the seat an outbox row is about stands now: which seat, whether the game waits
+    for it, and its own deadline."""
+
+    seat: int | None
+    awaited: bool
+    deadline: datetime | None
+
+    def reminder_stands(self, args: dict[str, Any]) -> bool:
+        """Whether a reminder row (its ``args``) is still about the seat's current deadline."""
+        scheduled = rm.moment(args.get("deadline"))
+        return scheduled is not None and rm.still_due(scheduled, self.deadline if self.awaited else None)
+
+
+def wait_of(kind: str, notification: Any, args: dict[str, Any], row: IndexRow, player_id: uuid.UUID) -> Wait:
+    """The wait a row is about: the notification's seat, else the player's (a reminder's own)."""
+    seat = notification.seats[0] if notification is not None and notification.seats else seat_of(row, player_id)
+    if seat is None and kind == "reminder":
+        seat = int(args.get("seat", -1))
+    awaited, deadline = current_deadline(row, seat)
+    return Wait(seat, awaited, deadline)
+
+
 def still_stands(kind: str, row: IndexRow, player_id: uuid.UUID) -> bool:
     """Whether news of this kind is still news: an invitation while the seat is still kept
     for the player (not taken, not withdrawn); a game's end or a turn always (a turn is

@@ -109,11 +109,8 @@ class MailSender:
             return self._digest(row, who, pages, now)
         if game is None:
             return Plan("skipped", reason="the game is gone")
-        seat = row.notification.seats[0] if row.notification and row.notification.seats else facts.seat_of(
-            game, row.player_id)
-        if seat is None and row.kind == "reminder":
-            seat = int(row.args.get("seat", -1))
-        awaited, deadline = facts.current_deadline(game, seat)
+        wait = facts.wait_of(row.kind, row.notification, row.args, game, row.player_id)
+        seat, awaited, deadline = wait.seat, wait.awaited, wait.deadline
         # a page of the game, or any page (each shows what waits for the player)
         site_open = game.id in pages or None in pages
         if row.kind == "your_turn":
@@ -128,8 +125,8 @@ class MailSender:
             return self._decided(decision, row, who, facts.message("your_turn", game, row.player_id, deadline),
                                  now, then)
         if row.kind == "reminder":
-            scheduled, lead = rm.moment(row.args.get("deadline")), int(row.args.get("lead", 0))
-            if scheduled is None or not rm.still_due(scheduled, deadline if awaited else None):
+            lead = int(row.args.get("lead", 0))
+            if not wait.reminder_stands(row.args):
                 moved = self._reminders(row, seat, deadline, settings.email.reminders, now) if awaited else []
                 return Plan("skipped", reason="the deadline moved" if moved else "no longer awaited", then=moved)
             decision = rm.decide(settings, "email", "reminder", now, deadline=deadline, lead=lead,

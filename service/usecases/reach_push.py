@@ -106,11 +106,8 @@ class PushSender:
         settings = who.settings
         if game is None:
             return Plan("skipped", reason="the game is gone")
-        seat = row.notification.seats[0] if row.notification and row.notification.seats else facts.seat_of(
-            game, row.player_id)
-        if seat is None and row.kind == "reminder":
-            seat = int(row.args.get("seat", -1))
-        awaited, deadline = facts.current_deadline(game, seat)
+        wait = facts.wait_of(row.kind, row.notification, row.args, game, row.player_id)
+        seat, awaited, deadline = wait.seat, wait.awaited, wait.deadline
         if row.kind == "your_turn":
             if not awaited:
                 return Plan("skipped", reason="no longer awaited")
@@ -119,8 +116,8 @@ class PushSender:
             return self._decided(decision, row, who, facts.message("your_turn", game, row.player_id, deadline),
                                  deadline, now, then)
         if row.kind == "reminder":
-            scheduled, lead = rm.moment(row.args.get("deadline")), int(row.args.get("lead", 0))
-            if scheduled is None or not rm.still_due(scheduled, deadline if awaited else None):
+            lead = int(row.args.get("lead", 0))
+            if not wait.reminder_stands(row.args):
                 moved = self._reminders(row, seat, deadline, settings.push.reminders, now) if awaited else []
                 return Plan("skipped", reason="the deadline moved" if moved else "no longer awaited", then=moved)
             decision = rm.decide(settings, "push", "reminder", now, deadline=deadline, lead=lead)

@@ -277,7 +277,8 @@ def render(store: dict[str, Any], rules: dict[str, Any], load: list[dict[str, An
               "    facedown bench store --json", "    facedown bench rules --json",
               "    facedown bench api --clients 8 --games 32 --ruleset corte --json",
               "    facedown bench length --json", "    facedown bench stream --json",
-              "    facedown bench report          # all of the above, then this file and the plot", "",
+              "    facedown bench report          # all of the above, then this file and the plot",
+              "    facedown bench notify --json   # e-mail and Web Push: figures in docs/reaching-players.md", "",
               "Without `DATABASE_URL` they use the embedded PostgreSQL; with it, a scratch database is created "
               "next to the configured one and dropped afterwards. `bench api` needs the `bench` extra "
               "(`pip install -e '.[bench]'`) for the `eventsourcing` peer and the plot.", ""]
