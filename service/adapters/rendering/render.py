@@ -120,12 +120,11 @@ class Renderer:
         """An e-mail; ``secret``: the token or code it carries (verification, sign-in)."""
         t = _Text(reader)
         subject, blocks = self._mail_blocks(t, key, args, secret)
-        blocks.append([("~", "")])  # a rule between the message and its footer
         footer: list[Part] = [(t("line.settings"), f"{self.public_url}/#/account")]
         if unsubscribe_url:
-            footer += [" · ", (t("line.unsubscribe"), unsubscribe_url)]
-        blocks += [footer, [t("line.signature")]]
-        return RenderedMail(subject, _text(blocks), _html(blocks, t.tag, subject), t.tag)
+            footer.append((t("line.unsubscribe"), unsubscribe_url))
+        return RenderedMail(subject, _text(blocks, footer, t("line.signature")),
+                            _html(blocks, footer, t("line.signature"), t.tag, subject), t.tag)
 
     def _mail_blocks(self, t: _Text, key: str, args: Mapping[str, Any], secret: str | None
                      ) -> tuple[str, list[list[Part]]]:
@@ -181,26 +180,23 @@ class Renderer:
         raise ValueError(f"no push for a message {key!r}")
 
 
-def _text(blocks: Sequence[Sequence[Part]]) -> str:
-    out = []
-    for block in blocks:
-        if block == [("~", "")]:
-            out.append("--")
-            continue
-        out.append("\n".join(p if isinstance(p, str) else f"{p[0]}: {p[1]}" for p in block
-                             if not (isinstance(p, str) and p == " · ")))
-    return "\n\n".join(out) + "\n"
+def _text(blocks: Sequence[Sequence[Part]], footer: Sequence[Part], signature: str) -> str:
+    """The plain text: a paragraph per block, a link as "its text: its URL"; then the footer."""
+    def line(p: Part) -> str:
+        return p if isinstance(p, str) else f"{p[0]}: {p[1]}"
+
+    paragraphs = ["\n".join(line(p) for p in block) for block in blocks]
+    return "\n\n".join([*paragraphs, "--", "\n".join(line(p) for p in footer), signature]) + "\n"
 
 
-def _html(blocks: Sequence[Sequence[Part]], lang: str, title: str) -> str:
+def _html(blocks: Sequence[Sequence[Part]], footer: Sequence[Part], signature: str, lang: str, title: str) -> str:
+    """The HTML: the same paragraphs, every argument escaped, links as anchors."""
     e = html.escape
-    body = []
-    for block in blocks:
-        if block == [("~", "")]:
-            body.append("<hr>")
-            continue
-        parts = [e(p) if isinstance(p, str) else f'<a href="{e(p[1], quote=True)}">{e(p[0])}</a>' for p in block]
-        body.append("<p>" + "<br>\n".join(x for x in parts if x != e(" · ")).strip() + "</p>"
-                    if " · " not in block else "<p>" + " · ".join(x for x in parts if x != e(" · ")) + "</p>")
+
+    def part(p: Part) -> str:
+        return e(p) if isinstance(p, str) else f'<a href="{e(p[1], quote=True)}">{e(p[0])}</a>'
+
+    body = ["<p>" + "<br>\n".join(part(p) for p in block) + "</p>" for block in blocks]
+    body += ["<hr>", "<p>" + " · ".join(part(p) for p in footer) + "</p>", f"<p>{e(signature)}</p>"]
     return (f'<!doctype html>\n<html lang="{e(lang)}"><head><meta charset="utf-8"><title>{e(title)}</title></head>'
             f'<body>\n{chr(10).join(body)}\n</body></html>\n')
