@@ -54,3 +54,27 @@ def test_an_invitation_is_emailed_in_the_invitees_language_unless_they_took_the_
     assert invitation.header("Content-Language") == "es"
     cid_rows = [r for r in reach_outbox.mail_rows(world.deps.db, uuid.UUID(cid[0])) if r.kind == "invited"]
     assert [(r.status, r.last_error) for r in cid_rows] == [("skipped", "no longer invited")]
+
+
+def test_an_email_the_server_could_not_take_is_retried_after_the_back_off_with_the_same_message_id(
+        world: Reach) -> None:
+    ann = world.player("Ann", address="ann@example.org", settings=IMMEDIATE)
+    bob = world.player("Bob", address="bob@example.org", settings=IMMEDIATE)
+    world.mail.run_once()  # the verifications
+    gid = world.game(ann, bob)
+    [first] = world.awaited(gid)
+    to = "ann@example.org" if first == ann[0] else "bob@example.org"
+    world.smtp.refuse_next(1, 451)
+    world.send_all()
+    assert world.mails_to(to, "news") == [] and [code for code, _ in world.smtp.refused] == [451]
+    [row] = [r for r in reach_outbox.mail_rows(world.deps.db, uuid.UUID(first)) if r.kind == "your_turn"]
+    assert row.status == "pending" and row.failures == 1 and "451" in (row.last_error or "")
+    assert row.due_at is not None and (row.due_at - world.clock()).total_seconds() == 60
+    world.clock.move(seconds=59)
+    world.send_all()
+    assert world.mails_to(to, "news") == []
+    world.clock.move(seconds=1)
+    world.send_all()
+    [mail] = world.mails_to(to, "news")
+    assert mail.header("Message-ID") == f"<{row.id.hex}@facedown.test>"
+    assert world.smtp.refused[0][1].message["Message-ID"] == mail.header("Message-ID")
