@@ -124,3 +124,26 @@ def test_with_no_email_server_mail_rows_are_skipped_not_kept(world: Reach) -> No
     assert world.smtp.messages == []
     rows = reach_outbox.mail_rows(world.deps.db, uuid.UUID(first))
     assert rows and {(r.status, r.last_error) for r in rows} == {("skipped", "no e-mail server")}
+
+
+def test_a_reminder_of_a_deadline_that_moved_is_skipped_and_the_new_deadlines_are_written(world: Reach) -> None:
+    from service.usecases import vacation
+
+    gid, first, address = _two(world, settings=LEADS)
+    before = _deadline(world, gid)
+    world.send_all()
+    world.clock.now = before - timedelta(hours=9)
+    vacation.start(world.deps, first, 2)  # the player's clocks stand still: the deadline moves on
+    after = _deadline(world, gid)
+    assert after > before
+    world.clock.now = before - timedelta(hours=8)
+    world.send_all()
+    assert _subjects(world, address) == ["Your move in Friday table"]
+    rows = [r for r in reach_outbox.mail_rows(world.deps.db, uuid.UUID(first)) if r.kind == "reminder"]
+    old = [r for r in rows if r.args["deadline"] == before.isoformat()]
+    new = [r for r in rows if r.args["deadline"] != before.isoformat()]
+    assert {(r.args["lead"], r.status) for r in old} >= {(8 * HOUR, "skipped")}
+    assert sorted(r.args["lead"] for r in new) == [HOUR, 4 * HOUR, 8 * HOUR]
+    world.clock.now = after - timedelta(hours=8)
+    world.send_all()
+    assert _subjects(world, address)[-1] == "8 hours left to move in Friday table"
