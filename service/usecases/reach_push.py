@@ -53,10 +53,18 @@ class PushSender:
     def __init__(self, deps: Dependencies, policy: Policy | None = None, pusher: Pusher | None = None) -> None:
         self.deps = deps
         self.policy = policy or Policy()
-        c = deps.config
-        self.pusher = pusher or Pusher(server_key(deps), c.vapid_contact, c.push_allow_private)
-        self.renderer = Renderer(c.public_url)
+        self._pusher = pusher
+        self.renderer = Renderer(deps.config.public_url)
         self._pool: ThreadPoolExecutor | None = None
+
+    @property
+    def pusher(self) -> Pusher:
+        """Made at the first push: the server's key pair is read (or made) then, not when the
+        app starts (the database may be away then)."""
+        if self._pusher is None:
+            c = self.deps.config
+            self._pusher = Pusher(server_key(self.deps), c.vapid_contact, c.push_allow_private)
+        return self._pusher
 
     def run_once(self) -> int:
         """Claim, decide, send and settle one batch; how many rows were claimed."""
