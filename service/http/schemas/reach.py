@@ -5,7 +5,7 @@ The settings' own rules (time zones, HH:MM, leads, modes) are checked by
 ``service.model.reach``, which names the field it refuses; these schemas check the shape."""
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 
 class EmailIn(Schema):
@@ -43,15 +43,23 @@ class PushKeysIn(Schema):
     auth = fields.String(required=True, validate=validate.Length(min=1, max=200))
 
 
+def _moment_or_null(value: object) -> bool:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        raise ValidationError("must be a number (milliseconds since 1970) or null")
+    return True
+
+
 class PushSubscriptionIn(Schema):
-    """The endpoint and keys of a browser's ``PushSubscription.toJSON()`` (without its
-    ``expirationTime``)."""
+    """A browser's ``PushSubscription.toJSON()`` as it is: the endpoint and keys, and its
+    ``expirationTime`` (null in every browser today), taken and not used."""
 
     class Meta:
         unknown = RAISE
 
     endpoint = fields.String(required=True, validate=validate.Length(min=1, max=2000))
     keys = fields.Nested(PushKeysIn, required=True)
+    expiration_time = fields.Raw(data_key="expirationTime", allow_none=True, load_default=None,
+                                 validate=_moment_or_null)
 
 
 class PushSubscriptionOut(Schema):
