@@ -176,6 +176,10 @@ class Policy:
     batch: int = 64
     poll_seconds: float = 2.0
     senders: int = 8  # pushes sent at once (each its own HTTP request)
+    # settled rows are forgotten this long after (an e-mail's unsubscribe link works as long),
+    # looked for this often by the process that sends e-mail
+    keep_days: float = 60.0
+    purge_every_seconds: float = 3600.0
 
     def next_try(self, failures: int, now: datetime, at_least: float | None = None) -> datetime | None:
         """When a message that failed ``failures`` times before this one goes again (None: no more)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from events import reach_outbox as outbox
 from events.reach_outbox import ClaimedMail, MailItem
@@ -83,6 +83,11 @@ class MailSender:
                 outbox.settle_mail(db, row, plan.outcome, now, error=plan.reason,
                                    next_at=plan.at if plan.outcome == "postpone" else None, then=plan.then)
         return len(rows)
+
+    def purge(self) -> int:
+        """Forget rows settled more than the retention ago (their unsubscribe links with them)
+        and verification tokens used or expired as long ago."""
+        return outbox.purge(self.deps.db, self.deps.clock() - timedelta(days=self.policy.keep_days))
 
     def _settle_sent(self, row: ClaimedMail, plan: Plan, status: str, detail: str | None, now: datetime) -> None:
         db = self.deps.db

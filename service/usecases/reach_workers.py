@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
+import time
 from collections.abc import Callable
 
 from events.errors import StoreError
@@ -29,9 +30,12 @@ class SenderWorker:
     """A daemon thread that runs ``run_once`` while this process holds the lock ``key``."""
 
     def __init__(self, deps: Dependencies, name: str, key: int, run_once: Callable[[], int], poll: float,
-                 close: Callable[[], None] | None = None) -> None:
+                 close: Callable[[], None] | None = None, chores: tuple[Callable[[], object], float] | None = None
+                 ) -> None:
         self.deps, self.name, self.key, self.run_once, self.poll = deps, name, key, run_once, poll
         self._close = close
+        self._chores = chores  # (what the sending process does now and then, every so many seconds)
+        self._chores_at = 0.0
         self._stop = threading.Event()
         self._wake = threading.Event()
         self.sending = threading.Event()  # this process holds the lock
@@ -51,6 +55,9 @@ class SenderWorker:
                         self._stop.wait(5 * random.uniform(0.5, 1.5))  # another process sends
                         continue
                     self.sending.set()
+                if self._chores is not None and time.monotonic() >= self._chores_at:
+                    self._chores_at = time.monotonic() + self._chores[1]
+                    self._chores[0]()
                 self._wake.clear()  # cleared before the claim: a hint during it is not lost
                 if self.run_once() == 0:
                     self._wake.wait(self.poll)
@@ -79,7 +86,8 @@ class ReachWorkers:
         policy = policy or Policy()
         self.mail = MailSender(deps, policy)
         self.push = PushSender(deps, policy)
-        self.workers = (SenderWorker(deps, "mail", MAIL_LOCK, self.mail.run_once, policy.poll_seconds),
+        self.workers = (SenderWorker(deps, "mail", MAIL_LOCK, self.mail.run_once, policy.poll_seconds,
+                                     chores=(self.mail.purge, policy.purge_every_seconds)),
                         SenderWorker(deps, "push", PUSH_LOCK, self.push.run_once, policy.poll_seconds,
                                      self.push.close))
         deps.live.on_prefix(HINT_PREFIX, self._wake)

@@ -147,3 +147,17 @@ def test_a_reminder_of_a_deadline_that_moved_is_skipped_and_the_new_deadlines_ar
     world.clock.now = after - timedelta(hours=8)
     world.send_all()
     assert _subjects(world, address)[-1] == "8 hours left to move in Friday table"
+
+
+def test_settled_rows_are_forgotten_after_the_retention_and_their_unsubscribe_links_with_them(world: Reach) -> None:
+    gid, first, address = _two(world, settings=LEADS)
+    world.send_all()
+    [turn] = world.mails_to(address, "news")
+    token = uuid.UUID((turn.header("List-Unsubscribe") or "").strip("<>").rsplit("/", 1)[1])
+    assert reach_outbox.unsubscribe_target(world.deps.db, token) is not None
+    world.clock.move(days=59)
+    world.mail.purge()
+    assert reach_outbox.unsubscribe_target(world.deps.db, token) is not None
+    world.clock.move(days=1, seconds=1)
+    assert world.mail.purge() > 0
+    assert reach_outbox.unsubscribe_target(world.deps.db, token) is None
