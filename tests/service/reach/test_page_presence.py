@@ -20,7 +20,7 @@ IMMEDIATE = {"email": {"turn": "immediate"}}
 
 
 @pytest.fixture
-def site(world: Reach) -> Iterator[Live]:
+def served(world: Reach) -> Iterator[Live]:
     """The service, serving streams on the test's clock."""
     yield from serve(world.deps.config.database_url, extra={"clock": world.clock})
 
@@ -63,9 +63,9 @@ def _players(world: Reach) -> tuple[tuple[str, str], tuple[str, str], uuid.UUID,
     return ann, bob, gid, first, "ann@example.org" if first == ann[0] else "bob@example.org"
 
 
-def test_a_turn_is_held_while_its_game_is_open_and_goes_when_the_page_closes(world: Reach, site: Live) -> None:
+def test_a_turn_is_held_while_its_game_is_open_and_goes_when_the_page_closes(world: Reach, served: Live) -> None:
     _, _, gid, first, address = _players(world)
-    stream = _stream(site, world, first, f"/v1/games/{gid}/events/stream")
+    stream = _stream(served, world, first, f"/v1/games/{gid}/events/stream")
     assert stream.status == 200 and _pages(world, first) == {gid}
     world.send_all()
     assert world.mails_to(address, "news") == []
@@ -80,9 +80,9 @@ def test_a_turn_is_held_while_its_game_is_open_and_goes_when_the_page_closes(wor
     assert str(gid) in (mail.text() or "")
 
 
-def test_any_page_of_the_player_holds_their_turn_and_a_dead_process_holds_nothing(world: Reach, site: Live) -> None:
+def test_any_page_of_the_player_holds_their_turn_and_a_dead_process_holds_nothing(world: Reach, served: Live) -> None:
     _, _, gid, first, address = _players(world)
-    stream = _stream(site, world, first, "/v1/me/stream")
+    stream = _stream(served, world, first, "/v1/me/stream")
     assert _pages(world, first) == {None}
     world.send_all()
     assert world.mails_to(address, "news") == []
@@ -94,10 +94,10 @@ def test_any_page_of_the_player_holds_their_turn_and_a_dead_process_holds_nothin
     stream.stop()
 
 
-def test_a_turn_played_while_the_page_was_open_is_never_emailed(world: Reach, site: Live) -> None:
+def test_a_turn_played_while_the_page_was_open_is_never_emailed(world: Reach, served: Live) -> None:
     from service.usecases import playing, reading
     _, _, gid, first, address = _players(world)
-    stream = _stream(site, world, first, f"/v1/games/{gid}/events/stream")
+    stream = _stream(served, world, first, f"/v1/games/{gid}/events/stream")
     world.send_all()
     _, view = reading.seat_view(world.deps, gid, first, lambda version: False)
     assert view is not None
