@@ -74,7 +74,10 @@ class _Text:
         return format_timedelta(moment - self.now, add_direction=True, threshold=1.5, locale=self.babel)
 
     def duration(self, seconds: int) -> str:
-        return format_timedelta(timedelta(seconds=seconds), threshold=1.5, locale=self.babel)
+        """A reminder's lead as the player chose it, exactly: in the largest unit that divides it
+        (90 minutes, not "2 hours"; 1 hour, not "60 minutes")."""
+        unit = next(u for u in (86400, 3600, 60, 1) if seconds % u == 0)
+        return format_timedelta(timedelta(seconds=seconds), threshold=max(1, seconds // unit), locale=self.babel)
 
 
 def _moment(text: str | None) -> datetime | None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
+
 from events import reach, reach_outbox
 from service.adapters.push import topic_for
 from tests.service.reach.conftest import PUBLIC, Reach
@@ -29,19 +31,20 @@ def test_a_turn_is_pushed_encrypted_and_signed_with_the_games_topic(world: Reach
     assert row.status == "sent"
 
 
-def test_a_subscription_the_push_service_says_is_gone_is_removed(world: Reach) -> None:
+@pytest.mark.parametrize("status", [404, 410])
+def test_a_subscription_the_push_service_says_is_gone_is_removed(world: Reach, status: int) -> None:
     ann = world.player("Ann")
     bob = world.player("Bob")
     subs = {ann[0]: world.subscribe(ann[0]), bob[0]: world.subscribe(bob[0])}
     for sub in subs.values():
-        world.push.expire(sub, 410)
+        world.push.expire(sub, status)
     gid = world.game(ann, bob)
     [first] = world.awaited(gid)
     world.send_all()
     assert world.push.pushes == []
     assert reach.subscriptions(world.deps.db, uuid.UUID(first)) == []
     [row] = [r for r in reach_outbox.push_rows(world.deps.db, uuid.UUID(first)) if r.kind == "your_turn"]
-    assert row.status == "failed" and "410" in (row.last_error or "")
+    assert row.status == "failed" and str(status) in (row.last_error or "")
 
 
 def test_a_push_refused_for_a_while_is_retried_after_the_back_off(world: Reach) -> None:

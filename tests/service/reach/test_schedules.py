@@ -161,3 +161,15 @@ def test_settled_rows_are_forgotten_after_the_retention_and_their_unsubscribe_li
     world.clock.move(days=1, seconds=1)
     assert world.mail.purge() > 0
     assert reach_outbox.unsubscribe_target(world.deps.db, token) is None
+
+
+def test_a_reminder_whose_deadline_falls_in_quiet_hours_goes_during_them_and_others_wait(world: Reach) -> None:
+    quiet = {"time_zone": "UTC", "quiet_hours": {"from": "00:00", "to": "23:59"},
+             "email": {"turn": "immediate", "reminders": [HOUR]}}
+    gid, first, address = _two(world, settings=quiet)
+    deadline = _deadline(world, gid)
+    world.send_all()
+    assert _subjects(world, address) == []  # the turn waits for the end of the quiet hours
+    world.clock.now = deadline - timedelta(hours=1)  # the reminder: its deadline is inside them
+    world.send_all()
+    assert _subjects(world, address) == ["1 hour left to move in Friday table"]
