@@ -24,6 +24,7 @@ from email_validator import EmailNotValidError, validate_email
 from events import reach
 from events.reach_outbox import MailItem
 from service.model import reach_messages
+from service.model.notifications import wake_key
 from service.model.problems import Problem
 from service.usecases import sessions
 from service.usecases.dependencies import Dependencies
@@ -89,6 +90,7 @@ def set_email(deps: Dependencies, pid: str, raw: Any) -> dict[str, Any]:
     mail = MailItem(player, "verify_email", dict(reach_messages.verify_email(address, expires).args),
                     to_address=address, secret=token)
     reach.change_email(deps.db, player, address, token_digest(token), expires, now, mail)
+    deps.live.hint(wake_key(pid), 0)  # the e-mail sender wakes now (it would look within seconds)
     return {"email": address, "email_verified": False}
 
 
@@ -121,6 +123,7 @@ def sign_in_by_email(deps: Dependencies, raw: Any) -> dict[str, Any]:
     if owner is not None:
         try:
             sessions.email_code(deps, str(owner))
+            deps.live.hint(wake_key(str(owner)), 0)  # the sender wakes now
         except Problem:  # the account refused it (a race): the answer stays the same
             pass
     left = SIGNIN_ANSWER_SECONDS - (time.monotonic() - began)
