@@ -113,6 +113,15 @@ def verify_email(db: Database, token_sha256: str, now: datetime) -> Verification
     return Verification(*row)
 
 
+def forget_email(db: Database, player_id: uuid.UUID, now: datetime) -> bool:
+    """Forget the player's address (``sql/019_forget_email.sql``): it, their verification
+    tokens, and the address in their e-mail rows; their pending e-mails are skipped. Whether
+    there was one."""
+    with db.connection() as conn:
+        row = conn.execute("SELECT fd_forget_email(%s, %s)", (player_id, now)).fetchone()
+    return bool(row and row[0])
+
+
 # --- the VAPID key pair --------------------------------------------------------------------
 
 def vapid_key(db: Database, public_key: str, private_key: bytes, now: datetime) -> tuple[str, bytes]:

@@ -281,6 +281,13 @@ def caller(required: bool = True) -> tuple[str, str] | None:
     return found.who
 
 
+def signed_in() -> str:
+    """The id of the player who sent this request (401 for anyone else)."""
+    who = caller()
+    assert who is not None
+    return who[0]
+
+
 def version_header(name: str) -> list[int] | None:
     """Versions named by If-Match / If-None-Match (``"12"``, ``W/"12"`` or ``12``); ``[]`` for ``*``."""
     raw = request.headers.get(name)

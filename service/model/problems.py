@@ -43,6 +43,12 @@ PROBLEMS: dict[str, ProblemType] = {
     "invalid-code": ProblemType(401, "The sign-in code is not valid", "A one-time sign-in code that is "
                                 "mistyped, already used or expired (codes live ten minutes).",
                                 "Ask a signed-in device for a new code (`POST /v1/session/codes`)."),
+    "invalid-token": ProblemType(400, "The verification link is not valid", "`POST /v1/me/email/verify` with "
+                                 "a token that is unknown, already used, expired (links last 24 hours), or made "
+                                 "for an address that has since been replaced or withdrawn (`detail` says which; "
+                                 "it never names an account or an address).",
+                                 "Give the address again (`PUT /v1/me/email`) for a new link, or use the newest "
+                                 "link."),
     "not-found": ProblemType(404, "Not found", "No game with this id; a part of the path that is not what it "
                              "names (a game id that is not a UUID: `detail` says which part); or no such path.",
                              "Check the id (from `POST /v1/games` or `GET /v1/me/games`) and the path."),
@@ -110,6 +116,14 @@ PROBLEMS: dict[str, ProblemType] = {
     "vacation-exhausted": ProblemType(409, "Not enough vacation days are left", "More days than are left of this "
                                       "year's allowance (`remaining_days` in the body).",
                                       "Ask for at most `remaining_days` days."),
+    "email-unavailable": ProblemType(409, "This server sends no e-mail", "`PUT /v1/me/email` or `POST "
+                                     "/v1/session/email` on a server with no SMTP server configured "
+                                     "(`email_sending` false in `GET /v1/me`), whatever the address.",
+                                     "Use push notifications, or sign in on another device with a code "
+                                     "(`POST /v1/session/codes`); the operator may set `FACEDOWN_SMTP_URL`."),
+    "too-many-subscriptions": ProblemType(409, "Too many push subscriptions", "A player has 10 push "
+                                          "subscriptions already (one per browser).",
+                                          "Remove one (`DELETE /v1/me/push-subscriptions/{id}`) first."),
     "precondition-failed": ProblemType(412, "The game has moved on", "`If-Match` named a version other than the "
                                        "game's (`version` in the body); nothing was appended.",
                                        "Read the view at the new version and decide again."),

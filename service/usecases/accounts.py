@@ -10,7 +10,7 @@ import time
 import uuid
 from typing import Any
 
-from events import game_index, players
+from events import game_index, players, reach
 from events.errors import Duplicate, InvalidData
 from events.store import NewEvent, apply_effect
 from service.adapters import account_stream
@@ -83,9 +83,14 @@ def me(deps: Dependencies, pid: str) -> dict[str, Any]:
 
 
 def described(deps: Dependencies, acct: Account) -> dict[str, Any]:
-    """An account as its owner sees it: profile, vacation balance and live tokens."""
+    """An account as its owner sees it: profile, vacation balance, live tokens, and the e-mail
+    address (its owner's eyes only: nothing else shows it) and whether this server sends e-mail."""
+    email = reach.email_of(deps.db, uuid.UUID(acct.id))
     return {"id": acct.id, "name": acct.name, "handle": acct.handle, "created_at": acct.created_at,
-            "vacation": vacation.balance(deps, acct), "tokens": len(acct.live_tokens()), "locale": acct.locale}
+            "vacation": vacation.balance(deps, acct), "tokens": len(acct.live_tokens()), "locale": acct.locale,
+            "email": None if email is None else email.address,
+            "email_verified": email is not None and email.verified_at is not None,
+            "email_sending": bool(deps.config.smtp_url)}
 
 
 def change_handle(deps: Dependencies, pid: str, raw: Any) -> dict[str, Any]:

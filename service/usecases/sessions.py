@@ -4,7 +4,8 @@ A session *is* a bearer token of the player (``TokenIssued``, labelled ``web ses
 it authenticates, is listed and is revoked exactly as any other token; the browser never
 sees it (the cookie is HttpOnly). A session is opened by showing a token the player holds,
 by registering, or by a one-time code: a signed-in session asks for one
-(``SignInCodeIssued``, only its SHA-256 stored), and another device exchanges it once,
+(``SignInCodeIssued``, only its SHA-256 stored), or a verified e-mail address asks for one
+by mail (:func:`email_code`, from ``service.usecases.emails``), and another device exchanges it once,
 before it expires, for a session of its own (``SignInCodeUsed`` and ``TokenIssued`` in one
 append on the player's stream, whose version check makes the code single-use even when two
 devices race). Signing out revokes the session's token.
@@ -20,12 +21,14 @@ import hmac
 import re
 import secrets as pysecrets
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from events import players as player_rows
+from events import reach_outbox
 from events.store import NewEvent
 from service.adapters import account_stream
+from service.model import reach_messages
 from service.model.account import Account
 from service.model.game import iso, metadata, moment
 from service.model.problems import Problem
@@ -36,6 +39,7 @@ SESSION_LABEL = "web session"
 CODE_SECONDS = 600
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or typed from a phone
 CODE_LENGTH = 10  # 50 bits: with the registration's rate limit, unguessable in its ten minutes
+MAX_EMAILED_CODES = 3  # live codes at once, by e-mail: at most three e-mails in a code's ten minutes
 _NOT_CODE = re.compile(r"[\s-]+")
 
 
@@ -102,18 +106,51 @@ def register(deps: Dependencies, name: str, handle: str | None) -> dict[str, Any
     return _opened(session, acct, shown=made["token"])
 
 
-def issue_code(deps: Dependencies, pid: str) -> dict[str, Any]:
-    """A one-time code (shown once) that opens a session of this player on another device."""
+def _issued(deps: Dependencies, pid: str, check: Any = None) -> tuple[str, datetime]:
+    """A new one-time code of the player (its SHA-256 kept in their stream), as shown to them
+    (``XXXXX-XXXXX``), and when it expires; ``check(acct)`` may refuse first."""
     code = "".join(pysecrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
     now = deps.clock()
-    expires = iso(now + timedelta(seconds=CODE_SECONDS))
-    data = {"code_id": str(uuid.uuid4()), "code_sha256": _code_digest(code), "expires_at": expires}
+    expires = now + timedelta(seconds=CODE_SECONDS)
+    data = {"code_id": str(uuid.uuid4()), "code_sha256": _code_digest(code), "expires_at": iso(expires)}
 
     def decide(acct: Account) -> list[NewEvent]:
+        if check is not None:
+            check(acct)
         return [NewEvent("SignInCodeIssued", data, metadata(iso(now), None, pid))]
 
     account_stream.update(deps.store, pid, decide)
-    return {"code": f"{code[:5]}-{code[5:]}", "expires_at": expires, "expires_in": CODE_SECONDS}
+    return f"{code[:5]}-{code[5:]}", expires
+
+
+def issue_code(deps: Dependencies, pid: str) -> dict[str, Any]:
+    """A one-time code (shown once) that opens a session of this player on another device."""
+    shown, expires = _issued(deps, pid)
+    return {"code": shown, "expires_at": iso(expires), "expires_in": CODE_SECONDS}
+
+
+class _Enough(Exception):
+    """The player has as many live codes as e-mail may send them."""
+
+
+def email_code(deps: Dependencies, pid: str) -> bool:
+    """A one-time code for the player whose verified address asked for it, and its e-mail (a
+    mail row whose secret is the code, to the address verified when it is sent), written after
+    the code. Nothing when the player already holds :data:`MAX_EMAILED_CODES` live codes (so
+    nobody can flood an inbox through the form). Whether a code was issued."""
+    now = deps.clock()
+
+    def check(acct: Account) -> None:
+        if sum(1 for c in acct.codes if not c.used and moment(c.expires_at) > now) >= MAX_EMAILED_CODES:
+            raise _Enough
+
+    try:
+        shown, expires = _issued(deps, pid, check)
+    except _Enough:
+        return False
+    reach_outbox.enqueue_mail(deps.db, [reach_outbox.MailItem(
+        uuid.UUID(pid), "signin_code", dict(reach_messages.signin_code(expires).args), secret=shown)])
+    return True
 
 
 def _code_digest(code: str) -> str:

@@ -7,7 +7,7 @@ import uuid
 from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
 
-from service.http.requests import caller, deps, json_body, load, reply, session_cookie
+from service.http.requests import deps, json_body, load, reply, session_cookie, signed_in
 from service.http.schemas import accounts as ls
 from service.usecases import accounts, tokens, vacation
 
@@ -18,47 +18,40 @@ _me_out, _vacation_out, _token_out, _tokens_out, _profile_out = (
 _PRIVATE = {"Cache-Control": "private, no-store"}
 
 
-def _player() -> str:
-    who = caller()
-    assert who is not None
-    return who[0]
-
-
-
 @bp.get("/v1/me")
 def me() -> ResponseReturnValue:
-    return reply(_me_out, accounts.me(deps(), _player()), 200, _PRIVATE)
+    return reply(_me_out, accounts.me(deps(), signed_in()), 200, _PRIVATE)
 
 
 @bp.put("/v1/me/handle")
 def put_handle() -> ResponseReturnValue:
-    pid = _player()
+    pid = signed_in()
     data = load(_handle_in, json_body())
     return reply(_me_out, accounts.change_handle(deps(), pid, data["handle"]), 200, _PRIVATE)
 
 
 @bp.put("/v1/me/locale")
 def put_locale() -> ResponseReturnValue:
-    pid = _player()
+    pid = signed_in()
     data = load(_locale_in, json_body())
     return reply(_me_out, accounts.choose_locale(deps(), pid, data["locale"]), 200, _PRIVATE)
 
 
 @bp.post("/v1/me/vacation")
 def start_vacation() -> ResponseReturnValue:
-    pid = _player()
+    pid = signed_in()
     data = load(_vacation_in, json_body())
     return reply(_vacation_out, vacation.start(deps(), pid, data["days"]), 201, _PRIVATE)
 
 
 @bp.delete("/v1/me/vacation")
 def end_vacation() -> ResponseReturnValue:
-    return reply(_vacation_out, vacation.end(deps(), _player()), 200, _PRIVATE)
+    return reply(_vacation_out, vacation.end(deps(), signed_in()), 200, _PRIVATE)
 
 
 @bp.post("/v1/me/tokens")
 def issue_token() -> ResponseReturnValue:
-    pid = _player()
+    pid = signed_in()
     data = load(_token_in, json_body(optional=True))
     out = tokens.issue(deps(), pid, data["label"])
     return reply(_token_out, out | {"current": False, "last_used_at": None}, 201, _PRIVATE)
@@ -73,13 +66,13 @@ def _current_token() -> str | None:
 
 @bp.get("/v1/me/tokens")
 def list_tokens() -> ResponseReturnValue:
-    pid = _player()
+    pid = signed_in()
     return reply(_tokens_out, tokens.listing(deps(), pid, _current_token()), 200, _PRIVATE)
 
 
 @bp.delete("/v1/me/tokens/<uuid:token_id>")
 def revoke_token(token_id: uuid.UUID) -> ResponseReturnValue:
-    tokens.revoke(deps(), _player(), str(token_id))
+    tokens.revoke(deps(), signed_in(), str(token_id))
     return Response(status=204)
 
 

@@ -58,6 +58,9 @@ class MeOut(Schema):
     vacation = fields.Nested(VacationOut)
     tokens = fields.Integer()
     locale = fields.String(allow_none=True)
+    email = fields.String(allow_none=True)  # the owner's own answers only
+    email_verified = fields.Boolean()
+    email_sending = fields.Boolean()
 
 
 class TokenOut(Schema):
