@@ -104,6 +104,15 @@ def set_email(db: Database, player_id: uuid.UUID, address: str, token_sha256: st
                      (player_id, address, token_sha256, expires_at, now, Jsonb(mail.json())))
 
 
+def change_email(db: Database, player_id: uuid.UUID, address: str, token_sha256: str, expires_at: datetime,
+                 now: datetime, mail: MailItem) -> None:
+    """As :func:`set_email`, and the verification e-mail of an address given before, if it has
+    not gone yet, does not go (``sql/019_email_changes.sql``)."""
+    with db.connection() as conn:
+        conn.execute("SELECT fd_change_email(%s, %s, %s, %s, %s, %s)",
+                     (player_id, address, token_sha256, expires_at, now, Jsonb(mail.json())))
+
+
 def verify_email(db: Database, token_sha256: str, now: datetime) -> Verification:
     """Use a verification token, once (see :class:`Verification`)."""
     with db.connection() as conn:
@@ -114,7 +123,7 @@ def verify_email(db: Database, token_sha256: str, now: datetime) -> Verification
 
 
 def forget_email(db: Database, player_id: uuid.UUID, now: datetime) -> bool:
-    """Forget the player's address (``sql/019_forget_email.sql``): it, their verification
+    """Forget the player's address (``sql/019_email_changes.sql``): it, their verification
     tokens, and the address in their e-mail rows; their pending e-mails are skipped. Whether
     there was one."""
     with db.connection() as conn:

@@ -76,8 +76,9 @@ def valid_address(raw: Any) -> str:
 
 def set_email(deps: Dependencies, pid: str, raw: Any) -> dict[str, Any]:
     """Give the player a new address, not verified yet, and e-mail it a link that verifies it
-    (one transaction: the address, the token's digest and the e-mail's row). 409 when this
-    server sends no e-mail, 422 for an address that is not one."""
+    (one transaction: the address, the token's digest and the e-mail's row; the link of an
+    address given before, if not sent yet, is not sent). 409 when this server sends no e-mail,
+    422 for an address that is not one."""
     if not sending(deps):
         raise _unavailable()
     address = valid_address(raw)
@@ -87,7 +88,7 @@ def set_email(deps: Dependencies, pid: str, raw: Any) -> dict[str, Any]:
     player = uuid.UUID(pid)
     mail = MailItem(player, "verify_email", dict(reach_messages.verify_email(address, expires).args),
                     to_address=address, secret=token)
-    reach.set_email(deps.db, player, address, token_digest(token), expires, now, mail)
+    reach.change_email(deps.db, player, address, token_digest(token), expires, now, mail)
     return {"email": address, "email_verified": False}
 
 

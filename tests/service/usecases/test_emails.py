@@ -82,6 +82,17 @@ def test_a_token_expires_after_a_day_and_a_newer_address_replaces_the_older_link
         assert "example" not in refusal.detail and pid not in refusal.detail  # no address, no account
 
 
+def test_a_corrected_address_is_sent_the_only_link(mailing: Dependencies) -> None:
+    pid, _ = player(mailing, "ann")
+    emails.set_email(mailing, pid, "ann@exmaple.org")  # mistyped, corrected before its e-mail went
+    emails.set_email(mailing, pid, "ann@example.org")
+    rows = reach_outbox.mail_rows(mailing.db, uuid.UUID(pid))
+    assert [(r.kind, r.status) for r in rows] == [("verify_email", "skipped"), ("verify_email", "pending")]
+    [mail] = _claimed(mailing, pid)
+    assert mail.address == "ann@example.org"
+    assert emails.verify(mailing, mail.secret)["email_verified"] is True
+
+
 @pytest.mark.parametrize("raw", ["", "ann", "ann@", "@example.org", "ann@localhost", "a b@example.org",
                                  "ann@exa\nmple.org", "ü@example.org", "a" * 250 + "@example.org", 7, None])
 def test_what_is_not_an_address_is_422_naming_email(mailing: Dependencies, raw: object) -> None:

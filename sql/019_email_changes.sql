@@ -1,3 +1,5 @@
+-- A player's address replaced or withdrawn.
+--
 -- A player withdraws their e-mail address (DELETE /v1/me/email): it is forgotten, not just
 -- hidden. The address row goes, with every verification token of the player (each holds the
 -- address it was made for), and the player's e-mail rows forget it too: a pending row is
@@ -23,12 +25,30 @@ BEGIN
     RETURN had;
 END $$;
 
-REVOKE ALL ON FUNCTION fd_forget_email(uuid, timestamptz) FROM PUBLIC;
+-- A new address in place of the one given before (PUT /v1/me/email), as fd_set_email (016)
+-- does it, and the verification e-mail of the earlier address, if it has not gone yet, does
+-- not go (its link would verify nothing: 'changed'; and an address mistyped then corrected is
+-- sent nothing). The earlier tokens stay, so that their links say why they verify nothing.
+CREATE FUNCTION fd_change_email(p_player uuid, p_email text, p_token_sha256 text, p_expires timestamptz,
+                                p_now timestamptz, p_mail jsonb) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    DELETE FROM mail_secrets s WHERE s.player_id = p_player AND s.mail_id IN (
+        SELECT o.mail_id FROM mail_outbox o
+        WHERE o.player_id = p_player AND o.status = 'pending' AND o.kind = 'verify_email');
+    UPDATE mail_outbox o SET status = 'skipped', last_error = 'a newer address was given', finished_at = p_now
+        WHERE o.player_id = p_player AND o.status = 'pending' AND o.kind = 'verify_email';
+    PERFORM fd_set_email(p_player, p_email, p_token_sha256, p_expires, p_now, p_mail);
+END $$;
+
+REVOKE ALL ON FUNCTION fd_forget_email(uuid, timestamptz),
+    fd_change_email(uuid, text, text, timestamptz, timestamptz, jsonb) FROM PUBLIC;
 
 DO $$
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'facedown_app') THEN
         RETURN;
     END IF;
-    GRANT EXECUTE ON FUNCTION fd_forget_email(uuid, timestamptz) TO facedown_app;
+    GRANT EXECUTE ON FUNCTION fd_forget_email(uuid, timestamptz),
+        fd_change_email(uuid, text, text, timestamptz, timestamptz, jsonb) TO facedown_app;
 END $$;
