@@ -223,7 +223,9 @@ def test_the_notification_settings_save_and_come_back_after_a_reload(table: Tabl
 
 
 def _verification_link(database_url: str, base: str) -> str:
-    """The link of the verification e-mail waiting in the outbox, taken as the sender takes it."""
+    """The link of the verification e-mail waiting in the outbox, taken as the sender takes it
+    (the server's own sender is off: this test is about the page, the senders' tests about the
+    e-mail)."""
     from events.db import Database
     from events.reach_outbox import claim_mail
     from events.roles import service_url
@@ -237,6 +239,15 @@ def _verification_link(database_url: str, base: str) -> str:
     return f"{base}/verify-email?token={mail.secret}"
 
 
+def _give(seat: Seat, address: str) -> None:
+    p = seat.page
+    p.fill("#email", address)
+    p.click("#email-save")
+    sent = seat.words["email.sent"].format(email=address)
+    p.wait_for_function("t => document.getElementById('email-said').textContent === t", arg=sent)
+    assert address in p.inner_text("#email-state") and p.locator("#email-resend").is_visible()
+
+
 def test_an_address_is_given_verified_by_its_link_and_removed(reach_table: Table, reach_site: tuple[Served, str]) -> None:
     ann = reach_table.seat("ann")
     p = ann.page
@@ -244,23 +255,27 @@ def test_an_address_is_given_verified_by_its_link_and_removed(reach_table: Table
     p.wait_for_selector("#email-state")
     assert p.locator("#email-off").is_hidden()
     p.fill("#email", "not an address")
-    p.click("#email-save")  # the browser's own check first
+    p.click("#email-save")  # the browser's own check first: nothing is sent
     assert p.inner_text("#email-said") == ""
-    p.fill("#email", "ann@example.org")
-    p.click("#email-save")
-    p.wait_for_function("() => document.getElementById('email-said').textContent !== ''")
-    assert p.inner_text("#email-said") == ann.words["email.sent"].format(email="ann@example.org")
-    assert "ann@example.org" in p.inner_text("#email-state") and p.locator("#email-resend").is_visible()
+    _give(ann, "ann@example.org")
+    first = _verification_link(reach_site[1], reach_table.url)
+    _give(ann, "ann@example.net")  # a newer address: the first link verifies nothing now
     link = _verification_link(reach_site[1], reach_table.url)
-    p.goto(link)
+    p.goto(first)
     p.wait_for_selector(".verify[aria-busy=false]")
     assert p.url == reach_table.url + "/#/verify-email"  # the token is out of the address at once
-    assert p.get_attribute(".verify", "data-verified") == "true"
-    assert p.inner_text("#verify-result") == ann.words["verify.done"].format(email="ann@example.org")
+    assert p.get_attribute(".verify", "data-verified") == "false"
+    assert p.inner_text("#verify-result") == ann.words["verify.replaced"]
+    _expected_error(reach_table, "400")
+    p.goto(link)
+    p.wait_for_selector(".verify[aria-busy=false]")
+    assert p.url == reach_table.url + "/#/verify-email" and p.get_attribute(".verify", "data-verified") == "true"
+    assert p.inner_text("#verify-result") == ann.words["verify.done"].format(email="ann@example.net")
     p.click("#to-account")
     p.wait_for_selector("#email-remove")
-    assert p.inner_text("#email-state") == ann.words["email.verified"].format(email="ann@example.org")
-    assert ann.api("/v1/me")["email_verified"] is True
+    p.wait_for_function("t => document.getElementById('email-state').textContent === t",
+                        arg=ann.words["email.verified"].format(email="ann@example.net"))
+    assert ann.api("/v1/me")["email_verified"] is True and p.locator("#email-resend").is_hidden()
     ctx = reach_table.browser.new_context()  # another browser, not signed in: the link is used
     try:
         other = ctx.new_page()
@@ -321,3 +336,41 @@ def test_the_account_page_and_the_pages_of_links_speak_spanish(reach_table: Tabl
     p.wait_for_selector("#toast:not([hidden])")
     assert p.inner_text("#toast") == ana.words["problem.invalid-code"] and p.url == reach_table.url + "/#/"
     _expected_error(reach_table, "401")
+
+
+@pytest.fixture(scope="module")
+def sending_site(db_factory: Any) -> Iterator[Served]:
+    """A server whose push sender runs, pushing to loopback endpoints (the test's push service)."""
+    pytest.importorskip("service.usecases.reach_push", reason="the push sender is not in this tree")
+    with served(db_factory.new(), workers=1, FACEDOWN_REACH_WORKER="1", FACEDOWN_PUSH_ALLOW_PRIVATE="1") as server:
+        yield server
+
+
+def test_the_servers_own_push_reaches_the_worker_and_opens_the_game(sending_site: Served, browser: Any) -> None:
+    """The whole way: an invitation makes the server push (encrypted, VAPID-signed) to the push
+    service a browser would have; the payload it decrypts, handed to the page's worker, shows
+    the server's words, and a click opens the game."""
+    table = Table(sending_site.url, browser, SHOTS)
+    try:
+        ann = table.seat("ann")
+        ann.context.grant_permissions(["notifications"], origin=table.url)
+        bob = table.seat("bob")
+        with PushService() as push:
+            sub = push.new_subscription()
+            made = requests.post(table.url + "/v1/me/push-subscriptions", headers=_bearer(ann),
+                                 json={"endpoint": sub.endpoint, "keys": sub.info["keys"]}, timeout=10)
+            assert made.status_code == 201, made.text
+            gid = bob.open_game("pedro", 2, {}, [ann.handle])
+            [message] = [m for m in push.wait_for(1, timeout=30) if m.subscription_id == sub.id]
+        data = message.data
+        assert data["kind"] == "invited" and data["game_id"] == gid and data["url"].endswith(f"/#/game/{gid}")
+        worker = Worker(ann)
+        worker.cdp.send("ServiceWorker.deliverPushMessage", {
+            "origin": table.url, "registrationId": worker.registration, "data": message.payload.decode()})
+        [shown] = _shown(ann, data["title"])
+        assert shown["body"] == data["body"] and shown["tag"] == f"game-{gid}"
+        worker.click(f"game-{gid}")
+        ann.page.wait_for_selector(f".game[data-game='{gid}']")
+        assert table.console_errors == [], table.console_errors
+    finally:
+        table.close()
