@@ -10,7 +10,10 @@ contexts Playwright makes (they are incognito-like: "Chrome currently does not s
 API in incognito mode"), and a persistent profile waits forever on Google's push service, which
 a test cannot reach. So the push goes straight to the registered service worker through the
 DevTools Protocol (``ServiceWorker.deliverPushMessage``, which needs no subscription), and the
-worker's ``push`` handler runs as for a real one. A notification's click cannot be made by the
+worker's ``push`` handler runs as for a real one; what it showed is read inside the worker
+(``registration.getNotifications()`` from the page was seen to answer an empty list while the
+worker had shown one). With the push sender in the served process, one test goes the whole way:
+the server's own push, decrypted by the test's push service, is the payload delivered. A notification's click cannot be made by the
 DevTools Protocol either: the test dispatches a ``NotificationEvent`` in the worker (through
 Playwright's handle on it), which runs the worker's own ``notificationclick`` listener. The
 listener's ``waitUntil`` refuses an event the browser did not make, but only after the routine
@@ -77,10 +80,20 @@ def _bearer(seat: Seat) -> dict[str, str]:
     return {"Authorization": f"Bearer {seat.token}"}
 
 
-def _notifications(seat: Seat) -> list[dict[str, Any]]:
-    return list(seat.page.evaluate(
-        "async () => JSON.parse(JSON.stringify((await (await navigator.serviceWorker.ready).getNotifications())"
-        ".map(n => ({title: n.title, body: n.body, tag: n.tag, icon: n.icon, data: n.data}))))"))
+# the notifications shown, once their titles are these: asked again whenever the worker has
+# shown or closed one (pushes are handled side by side, so which comes first is the browser's
+# business), until the page's own timeout
+SHOWN = """async (titles) => {
+  const reg = self.registration;
+  const want = JSON.stringify(titles);
+  for (const until = Date.now() + 15000; Date.now() < until;) {
+    const ns = await reg.getNotifications();
+    if (JSON.stringify(ns.map(n => n.title).sort()) === want)
+      return ns.map(n => ({title: n.title, body: n.body, tag: n.tag, icon: n.icon, data: n.data}));
+    await new Promise(r => setTimeout(r, 25));
+  }
+  throw new Error(`not shown: ${want}; shown: ${JSON.stringify((await reg.getNotifications()).map(n => n.title))}`);
+}"""
 
 
 class Worker:
@@ -92,8 +105,11 @@ class Worker:
         self.cdp = seat.context.new_cdp_session(seat.page)
         found: list[dict[str, Any]] = []
         self.cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: found.extend(e["registrations"]))
-        self.cdp.send("ServiceWorker.enable")  # answers with every registration as an event
-        seat.page.wait_for_function("() => true")  # a round trip: the events have arrived
+        self.cdp.send("ServiceWorker.enable")  # every registration follows as an event
+        for _ in range(200):
+            if found:
+                break
+            seat.page.wait_for_timeout(50)  # Playwright hands events over while it waits
         [registration] = [r for r in found if not r["isDeleted"]]
         self.registration = registration["registrationId"]
         [self.handle] = seat.context.service_workers
@@ -108,13 +124,9 @@ class Worker:
                              " self.dispatchEvent(new NotificationEvent('notificationclick', {notification: n})); }", tag)
 
 
-def _shown(seat: Seat, *titles: str) -> list[dict[str, Any]]:
-    """The notifications shown, once they are exactly those with these titles (pushes are
-    handled side by side: which one is shown first is the browser's business)."""
-    seat.page.wait_for_function(
-        "async (titles) => { const ns = await (await navigator.serviceWorker.ready).getNotifications();"
-        " return JSON.stringify(ns.map(n => n.title).sort()) === JSON.stringify(titles); }", arg=sorted(titles))
-    return _notifications(seat)
+def _shown(worker: Worker, *titles: str) -> list[dict[str, Any]]:
+    """The notifications the worker has shown, once they are exactly those with these titles."""
+    return list(worker.handle.evaluate(SHOWN, sorted(titles)))
 
 
 def test_a_push_shows_one_notification_per_game_and_its_click_opens_the_game_in_the_open_tab(table: Table) -> None:
@@ -126,7 +138,7 @@ def test_a_push_shows_one_notification_per_game_and_its_click_opens_the_game_in_
     worker = Worker(ann)
     url = f"{table.url}/#/game/{gid}"
     worker.push({"kind": "your_turn", "game_id": gid, "title": "Pedro: your move", "body": "ann awaited", "url": url})
-    [shown] = _shown(ann, "Pedro: your move")
+    [shown] = _shown(worker, "Pedro: your move")
     assert shown == {"title": "Pedro: your move", "body": "ann awaited", "tag": f"game-{gid}",
                      "icon": f"{table.url}/web/icon.svg", "data": {"kind": "your_turn", "game_id": gid, "url": url}}
     # a newer push about the same game replaces it; another game's stands beside it, and a link
@@ -134,13 +146,13 @@ def test_a_push_shows_one_notification_per_game_and_its_click_opens_the_game_in_
     worker.push({"kind": "reminder", "game_id": gid, "title": "Pedro: 2 hours left", "body": "ann awaited", "url": url})
     other = str(uuid.uuid4())
     worker.push({"kind": "invited", "game_id": other, "title": "Invited", "body": "bob", "url": "https://elsewhere.invalid/x"})
-    by_tag = {n["tag"]: n for n in _shown(ann, "Pedro: 2 hours left", "Invited")}
+    by_tag = {n["tag"]: n for n in _shown(worker, "Pedro: 2 hours left", "Invited")}
     assert by_tag[f"game-{gid}"]["title"] == "Pedro: 2 hours left"
     assert by_tag[f"game-{other}"]["data"]["url"] == f"{table.url}/#/game/{other}"
     worker.click(f"game-{gid}")
     ann.page.wait_for_selector(f".game[data-game='{gid}']")
     assert ann.page.evaluate("location.hash") == f"#/game/{gid}"
-    assert [n["tag"] for n in _shown(ann, "Invited")] == [f"game-{other}"]  # the clicked one closed
+    assert [n["tag"] for n in _shown(worker, "Invited")] == [f"game-{other}"]  # the clicked one closed
 
 
 def test_subscribing_says_why_this_browser_cannot_and_subscriptions_are_listed_and_removed(reach_table: Table) -> None:
@@ -367,7 +379,7 @@ def test_the_servers_own_push_reaches_the_worker_and_opens_the_game(sending_site
         worker = Worker(ann)
         worker.cdp.send("ServiceWorker.deliverPushMessage", {
             "origin": table.url, "registrationId": worker.registration, "data": message.payload.decode()})
-        [shown] = _shown(ann, data["title"])
+        [shown] = _shown(worker, data["title"])
         assert shown["body"] == data["body"] and shown["tag"] == f"game-{gid}"
         worker.click(f"game-{gid}")
         ann.page.wait_for_selector(f".game[data-game='{gid}']")
