@@ -114,6 +114,18 @@ class Worker:
         self.registration = registration["registrationId"]
         [self.handle] = seat.context.service_workers
 
+    def look_away(self) -> None:
+        """The player looks at another tab: the client's tab loses the focus (Playwright lets
+        every page keep it unless told otherwise), so the worker shows what is pushed."""
+        self.cdp.send("Emulation.setFocusEmulationEnabled", {"enabled": False})
+        elsewhere = self.seat.context.new_page()
+        elsewhere.bring_to_front()
+        self.seat.page.wait_for_function("() => !document.hasFocus()")
+
+    def look_back(self) -> None:
+        self.seat.page.bring_to_front()
+        self.seat.page.wait_for_function("() => document.hasFocus()")
+
     def push(self, payload: dict[str, Any]) -> None:
         self.cdp.send("ServiceWorker.deliverPushMessage", {
             "origin": self.seat.table.url, "registrationId": self.registration, "data": json.dumps(payload)})
@@ -136,6 +148,7 @@ def test_a_push_shows_one_notification_per_game_and_its_click_opens_the_game_in_
     ann.page.click("nav a[href='#/']")
     ann.page.wait_for_selector(".inbox[aria-busy=false]")
     worker = Worker(ann)
+    worker.look_away()
     url = f"{table.url}/#/game/{gid}"
     worker.push({"kind": "your_turn", "game_id": gid, "title": "Pedro: your move", "body": "ann awaited", "url": url})
     [shown] = _shown(worker, "Pedro: your move")
@@ -153,6 +166,12 @@ def test_a_push_shows_one_notification_per_game_and_its_click_opens_the_game_in_
     ann.page.wait_for_selector(f".game[data-game='{gid}']")
     assert ann.page.evaluate("location.hash") == f"#/game/{gid}"
     assert [n["tag"] for n in _shown(worker, "Invited")] == [f"game-{other}"]  # the clicked one closed
+    # while the player looks at the page, the page shows the news: the worker's routine shows
+    # nothing (called in the worker itself, so that the test knows it has finished)
+    worker.look_back()
+    news = {"kind": "your_turn", "game_id": gid, "title": "Pedro: your move again", "body": "", "url": url}
+    assert worker.handle.evaluate("(data) => showPush(data)", news) is False
+    assert [n["tag"] for n in _shown(worker, "Invited")] == [f"game-{other}"]
 
 
 def test_subscribing_says_why_this_browser_cannot_and_subscriptions_are_listed_and_removed(reach_table: Table) -> None:
@@ -377,6 +396,7 @@ def test_the_servers_own_push_reaches_the_worker_and_opens_the_game(sending_site
         data = message.data
         assert data["kind"] == "invited" and data["game_id"] == gid and data["url"].endswith(f"/#/game/{gid}")
         worker = Worker(ann)
+        worker.look_away()
         worker.cdp.send("ServiceWorker.deliverPushMessage", {
             "origin": table.url, "registrationId": worker.registration, "data": message.payload.decode()})
         [shown] = _shown(worker, data["title"])

@@ -38,21 +38,28 @@ self.addEventListener("fetch", (event) => {
 
 // A push (the server's payload: {kind, game_id, title, body, url}, already in the player's
 // language) becomes a notification. Its tag is the game's, so a newer one about the same game
-// replaces the older one instead of piling up (as the push's Topic does while offline).
+// replaces the older one instead of piling up (as the push's Topic does while offline). The
+// server pushes whether or not a page is open; while the player is looking at a page of the
+// client (a focused, visible tab), the push shows nothing: that page shows the news itself (the
+// tab's title and icon, the "next game waiting" button, the table), and a browser asks for no
+// notification then. A client's URL here has no fragment, so the route is not known.
 self.addEventListener("push", (event) => {
   let data = {};
   try { data = event.data ? event.data.json() : {}; } catch (err) { data = {}; }
   event.waitUntil(showPush(data));
 });
 
-/** Show a push's notification; what it opens is kept in its data. */
-function showPush(data) {
+/** Show a push's notification (what it opens kept in its data); whether it was shown. */
+async function showPush(data) {
   const game = typeof data.game_id === "string" && data.game_id ? data.game_id : null;
-  return self.registration.showNotification(String(data.title || "facedown"), {
+  const tabs = await self.clients.matchAll({ type: "window" });
+  if (tabs.some((c) => c.focused && c.visibilityState === "visible")) return false;
+  await self.registration.showNotification(String(data.title || "facedown"), {
     body: String(data.body || ""), icon: "/web/icon.svg", badge: "/web/icon.svg",
     tag: game ? `game-${game}` : `facedown-${data.kind || "news"}`, renotify: true,
     data: { kind: data.kind || null, game_id: game, url: target(data.url, game) },
   });
+  return true;
 }
 
 /** Where a notification leads: its url if it is on this site, else the game's page here. */
