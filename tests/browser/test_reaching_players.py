@@ -217,6 +217,7 @@ def test_the_notification_settings_save_and_come_back_after_a_reload(table: Tabl
     p = ann.page
     p.click("nav a[href='#/account']")
     p.wait_for_selector("#settings-form[aria-busy=false]")
+    p.wait_for_selector("#email-section[aria-busy=false]")
     assert p.input_value("#time-zone") == "America/Sao_Paulo"  # the browser's, until saved
     assert p.inner_text("#time-zone-hint") == ann.words["settings.time_zone_browser"]
     assert p.locator("#email-off").is_visible()  # this server sends no e-mail, and says so
@@ -239,6 +240,7 @@ def test_the_notification_settings_save_and_come_back_after_a_reload(table: Tabl
             "push": {"turn": True, "reminders": [86400, 14400, 7200], "game_over": False, "invited": True}}
     assert ann.api("/v1/me/notification-settings") == want
     ann.axe("the account page")
+    ann.shot("account")
     p.reload()
     p.wait_for_selector("#settings-form[aria-busy=false]")
     assert p.inner_text("#time-zone-hint") == ann.words["settings.time_zone_hint"]
@@ -283,7 +285,7 @@ def test_an_address_is_given_verified_by_its_link_and_removed(reach_table: Table
     ann = reach_table.seat("ann")
     p = ann.page
     p.click("nav a[href='#/account']")
-    p.wait_for_selector("#email-state")
+    p.wait_for_selector("#email-section[aria-busy=false]")
     assert p.locator("#email-off").is_hidden()
     p.fill("#email", "not an address")
     p.click("#email-save")  # the browser's own check first: nothing is sent
@@ -332,6 +334,14 @@ def test_a_sign_in_link_signs_in_and_leaves_no_code_in_the_address(table: Table)
         page.goto(f"{table.url}/signin?code={code}")  # a code works once: the page says so, signed in still
         page.wait_for_selector("#toast:not([hidden])")
         assert page.inner_text("#toast") == catalog()["problem.invalid-code"]
+        page.click("nav a[href='#/account']")
+        page.click("#sign-out")
+        page.wait_for_selector("#email-signin-form")
+        # asking for a link by e-mail: this server sends none, and says so whatever the address
+        page.fill("#signin-email", "ann@example.org")
+        page.click("#email-signin")
+        page.wait_for_function("() => document.getElementById('signin-email-said').textContent !== ''")
+        assert page.inner_text("#signin-email-said") == catalog()["problem.email-unavailable"]
     finally:
         ctx.close()
 
@@ -344,6 +354,7 @@ def test_the_account_page_and_the_pages_of_links_speak_spanish(reach_table: Tabl
     p.click("nav a[href='#/account']")
     p.wait_for_selector("#settings-form[aria-busy=false]")
     p.wait_for_selector("#push-list[aria-busy=false]")
+    p.wait_for_selector("#email-section[aria-busy=false]")
     p.fill("#email", "ana@example.org")
     p.click("#email-save")
     p.wait_for_function("() => document.getElementById('email-said').textContent !== ''")

@@ -63,10 +63,12 @@ export function emailSection(me) {
       tell(said, t("email.removed"));
     } catch (err) { tell(said, problem(err), true); }
   });
-  me.then((m) => { sending = m.email_sending !== false; draw(m); }).catch((err) => tell(said, problem(err), true));
-  return h("section", { "aria-labelledby": "h-email", id: "email-section" },
+  const section = h("section", { "aria-labelledby": "h-email", id: "email-section", "aria-busy": "true" },
     h("h2", { id: "h-email" }, t("email.title")), h("p", {}, t("email.text")), off, state,
     h("div", { class: "buttons" }, resend, remove), form, said);
+  me.then((m) => { sending = m.email_sending !== false; draw(m); }).catch((err) => tell(said, problem(err), true))
+    .finally(() => section.setAttribute("aria-busy", "false"));
+  return section;
 }
 
 // --------------------------------------------------------------------------- Web Push
