@@ -55,7 +55,7 @@ function fields(s, zone) {
     group(t("settings.quiet"),
       h("p", { class: "hint" }, t("settings.quiet_hint")),
       check("quiet", t("settings.quiet_on"), quiet !== null),
-      h("div", { class: "field inline" }, h("label", { for: "quiet-from" }, t("settings.quiet_from")), time("quiet-from", quiet ? quiet.from : "22:00"),
+      h("div", { class: "field times" }, h("label", { for: "quiet-from" }, t("settings.quiet_from")), time("quiet-from", quiet ? quiet.from : "22:00"),
         h("label", { for: "quiet-to" }, t("settings.quiet_to")), time("quiet-to", quiet ? quiet.to : "08:00"))),
     group(t("settings.email"),
       group(t("settings.turn"), ...TURNS.map((mode) => {
