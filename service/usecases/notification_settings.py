@@ -67,15 +67,15 @@ def unsubscribing(deps: Dependencies, raw_token: str) -> Unsubscribing:
     except ValueError:
         raise gone from None
     target = reach_outbox.unsubscribe_target(deps.db, token)
-    change_ = None if target is None else settings_model.unsubscribe(target[1])
-    if target is None or change_ is None:
+    turned_off = None if target is None else settings_model.unsubscribe(target[1])
+    if target is None or turned_off is None:
         raise gone
     player, kind = target
     try:
         locale = account_stream.load(deps.store, str(player))[0].locale
     except Problem:  # no such account any more: the page in English
         locale = None
-    return Unsubscribing(player, kind, locale, change_)
+    return Unsubscribing(player, kind, locale, turned_off)
 
 
 def unsubscribe(deps: Dependencies, raw_token: str) -> Unsubscribing:

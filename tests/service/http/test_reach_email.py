@@ -163,3 +163,24 @@ def test_no_one_but_its_owner_ever_sees_an_address(mailing: Live) -> None:
         kept = conn.execute("SELECT DISTINCT player_id::text FROM mail_outbox WHERE to_address ILIKE %s"
                             " OR args::text ILIKE %s", (address, f"%{address}%")).fetchall()
         assert kept in ([], [(ann.id,)])
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("put", "/v1/me/email"), ("delete", "/v1/me/email"), ("get", "/v1/me/push-subscriptions"),
+    ("post", "/v1/me/push-subscriptions"), ("delete", "/v1/me/push-subscriptions/0d6c3f5e-2b1a-4c8e-9f7d-6a5b4c3d2e1f"),
+    ("get", "/v1/me/notification-settings"), ("put", "/v1/me/notification-settings")])
+def test_every_route_of_a_player_s_own_needs_a_sign_in(mailing: Live, method: str, path: str) -> None:
+    r = requests.request(method, mailing.url + path, json={}, timeout=10)
+    _problem(r, 401, "unauthorized")
+
+
+def test_the_web_client_s_session_needs_its_csrf_token_to_give_an_address(mailing: Live) -> None:
+    browser = requests.Session()
+    opened = browser.post(mailing.url + "/v1/session/register", json={"name": "ann"}, timeout=10)
+    assert opened.status_code == 201, opened.text
+    r = browser.put(mailing.url + "/v1/me/email", json={"email": "ann.web@example.org"}, timeout=10)
+    _problem(r, 403, "csrf")
+    r = browser.put(mailing.url + "/v1/me/email", json={"email": "ann.web@example.org"}, timeout=10,
+                    headers={"X-CSRF-Token": opened.json()["csrf_token"]})
+    assert r.status_code == 202, r.text
+    assert browser.get(mailing.url + "/v1/me", timeout=10).json()["email"] == "ann.web@example.org"

@@ -13,7 +13,7 @@ import requests
 from service.model import reach as model
 from service.usecases.push_subscriptions import MAX_SUBSCRIPTIONS
 from tests.service.conftest import RULESETS
-from tests.service.helpers import Live, Player, start_game
+from tests.service.helpers import Live, Player, acting, start_game
 from tests.service.http.reach_support import claimed, mail_rows, put, reaching, verified
 from tests.support.push_service import PushService
 
@@ -142,8 +142,6 @@ def _news_token(live: Live, locale: str) -> tuple[Player, str, str]:
     p = players[0]
     put(p, "/v1/me/notification-settings", {"email": {"turn": "immediate"}})
     # a command makes news: play until a seat with an address is told it is its turn
-    from tests.service.helpers import acting
-
     for _ in range(20):
         for q in players:
             rows = [m for m in claimed(live, q) if m.kind in ("your_turn", "game_over", "invited")]
@@ -163,6 +161,8 @@ def test_an_unsubscribe_link_shows_a_page_then_one_click_turns_that_e_mail_off(r
     assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html")
     assert 'lang="es"' in page.text and "Desactivarlos" in page.text and '<form method="post">' in page.text
     assert "<script" not in page.text and "@" not in page.text and player.id not in page.text
+    for part in ("<title>Darse de baja - facedown</title>", "<main><h1>Darse de baja</h1>", '<button type="submit">'):
+        assert part in page.text  # a title, a landmark, a heading, a labelled button
     assert page.headers["Cache-Control"] == "private, no-store" and "Content-Security-Policy" in page.headers
     before = player.get("/v1/me/notification-settings").json()
     assert before == player.get("/v1/me/notification-settings").json()  # the page changed nothing
