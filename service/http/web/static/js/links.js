@@ -2,7 +2,7 @@
 // (sign in with a one-time code). The token or code leaves the address bar at once (it must not
 // stay in the history, a bookmark or a screenshot), before anything is drawn; it is sent once,
 // however often the page routes afterwards.
-import { h, clear, say } from "./dom.js";
+import { h, clear } from "./dom.js";
 import * as api from "./api.js";
 import { t, tn, problem } from "./i18n.js";
 
@@ -64,7 +64,6 @@ export function mountVerify(main) {
     if (!live) return;
     page.dataset.verified = "true";
     clear(result).append(...tn("verify.done", { email: h("strong", { translate: "no" }, out.email) }));
-    say(result.textContent);
   }, (err) => {
     if (!live) return;
     page.dataset.verified = "false";

@@ -2,7 +2,7 @@
 // (PUT/DELETE /v1/me/email; a link verifies it) and this browser's Web Push subscription
 // (GET /v1/push/vapid-key, PushManager.subscribe, POST /v1/me/push-subscriptions), with every
 // browser that gets pushes listed and removable. The settings of what is sent are settings.js's.
-import { h, clear, say } from "./dom.js";
+import { h, clear } from "./dom.js";
 import * as api from "./api.js";
 import { t, tn, when, problem } from "./i18n.js";
 
@@ -12,11 +12,10 @@ function refusal(err) {
   return errors && errors.email ? t("email.malformed") : problem(err);
 }
 
-/** Write a result next to the controls (polite: read when the reader is free). */
+/** Write a result next to the controls (a polite live region: read when the reader is free). */
 function tell(el, text, bad = false) {
   el.classList.toggle("error", bad);
   el.textContent = text;
-  if (!bad) say(text);
 }
 
 /** The e-mail section, drawn from GET /v1/me (``me``: its promise). */
