@@ -417,3 +417,20 @@ def test_the_servers_own_push_reaches_the_worker_and_opens_the_game(sending_site
         assert table.console_errors == [], table.console_errors
     finally:
         table.close()
+
+
+def test_asking_for_a_sign_in_link_answers_the_same_whatever_the_address(reach_table: Table) -> None:
+    ctx = reach_table.browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(reach_table.url + "/")
+        said = []
+        for address in ("nobody@example.org", "someone@example.org"):
+            page.fill("#signin-email", address)
+            page.click("#email-signin")
+            page.wait_for_function("() => document.getElementById('signin-email-said').textContent !== ''")
+            said.append(page.inner_text("#signin-email-said"))
+            page.evaluate("() => { document.getElementById('signin-email-said').textContent = ''; }")
+        assert said == [catalog()["signin.email_sent"]] * 2
+    finally:
+        ctx.close()
