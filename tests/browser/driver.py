@@ -43,9 +43,10 @@ class Seat:
     """One player: a browser context and its page, with the token the page showed once."""
 
     def __init__(self, table: Table, name: str, width: int = 1100, height: int = 900, locale: str | None = None,
-                 words: str = "en") -> None:
+                 words: str = "en", timezone: str | None = None) -> None:
         self.table = table
-        self.context = table.browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+        self.context = table.browser.new_context(viewport={"width": width, "height": height}, locale=locale,
+                                                 timezone_id=timezone)
         self.words = catalog(words)  # the catalog the page is expected to speak
         self.page = self.context.new_page()
         self.page.set_default_timeout(15_000)

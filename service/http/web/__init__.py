@@ -2,7 +2,8 @@
 
 Plain ES modules under ``static/`` (no build step, nothing fetched from elsewhere), a service
 worker at ``/sw.js`` (its scope is the whole site, so it must be served from the root) that
-keeps the shell for offline use; the catalogs of its words (``static/i18n/``) and the rules
+keeps the shell for offline use and shows Web Push notifications; the same page at the paths
+our e-mails link to (``/verify-email``, ``/signin``); the catalogs of its words (``static/i18n/``) and the rules
 pages in each language (``rules.py``). Every answer carries a Content-Security-Policy that allows
 scripts, styles and connections from this origin only: no inline script, no inline style.
 """
@@ -40,6 +41,15 @@ def _secured(resp: Response, cache: str) -> Response:
 def index() -> ResponseReturnValue:
     # revalidated at every load: a new version of the client reaches players at once
     return _secured(send_from_directory(STATIC, "index.html", mimetype="text/html"), "no-cache")
+
+
+@bp.get("/verify-email")
+@bp.get("/signin")
+def from_an_email() -> ResponseReturnValue:
+    """The page, at the paths our e-mails link to (``/verify-email?token=``, ``/signin?code=``):
+    the client sends the token or code once and takes it out of the address at once (the
+    page's same-origin referrer policy keeps it from other sites meanwhile)."""
+    return _secured(send_from_directory(STATIC, "index.html", mimetype="text/html"), "no-store")
 
 
 @bp.get("/sw.js")

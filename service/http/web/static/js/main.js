@@ -1,7 +1,8 @@
 // The web client's entry: the language (i18n.js), the session, the routes (#/, #/lobby,
-// #/game/ID, #/join/ID/CODE, #/replay/ID, #/rules/PAGE/HEADING, #/account), what waits for the
-// player (waiting.js), and the service worker that keeps the shell for offline use.
-import { h, clear } from "./dom.js";
+// #/game/ID, #/join/ID/CODE, #/replay/ID, #/rules/PAGE/HEADING, #/account, #/verify-email), the
+// links of our e-mails (links.js), what waits for the player (waiting.js), and the service
+// worker that keeps the shell for offline use and shows pushes.
+import { h, clear, toast } from "./dom.js";
 import * as api from "./api.js";
 import * as i18n from "./i18n.js";
 import { mountSignIn, mountAccount, showToken, hideToken } from "./signin.js";
@@ -11,7 +12,10 @@ import * as table from "./table.js";
 import * as replay from "./replay.js";
 import * as rules from "./rules.js";
 import * as waiting from "./waiting.js";
+import * as links from "./links.js";
 import "./clock.js";
+
+links.take();  // first of all: a link's token or code leaves the address bar at once
 
 const t = i18n.t;
 const main = document.getElementById("main");
@@ -59,10 +63,11 @@ function signedOut() {
 // the HttpOnly cookie): at load, and whenever it would show the sign-in form, since another
 // tab may have signed this browser in since.
 function askSession(mine, parts) {
-  api.get("/v1/session").then((s) => {
+  (links.signIn(toast) || api.get("/v1/session")).then((s) => {
     if (mine !== routed || session) return;
     if (s.signed_in) signedIn(s);
     else if (parts[0] === "rules") unmount = rules.mount(main, parts[1], parts[2]);
+    else if (parts[0] === "verify-email") unmount = links.mountVerify(main);
     else unmount = mountSignIn(main, signedIn);
   }).catch((err) => {
     if (mine === routed) clear(main).append(h("p", { class: "error" }, t("error.unreachable", { problem: i18n.problem(err) })));
@@ -70,7 +75,7 @@ function askSession(mine, parts) {
 }
 
 const TITLES = { lobby: "nav.lobby", game: "title.game", join: "title.game", replay: "title.replay", rules: "nav.rules",
-  account: "nav.account" };
+  account: "nav.account", "verify-email": "verify.title" };
 
 function route() {
   const hash = location.hash || "#/";
@@ -92,6 +97,7 @@ function route() {
     case "replay": unmount = replay.mount(main, parts[1]); break;
     case "rules": unmount = rules.mount(main, parts[1], parts[2]); break;
     case "account": unmount = mountAccount(main, session, signedOut); break;
+    case "verify-email": unmount = links.mountVerify(main); break;
     default: unmount = inbox.mount(main); break;
   }
 }
@@ -120,6 +126,15 @@ online();
 
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/sw.js").catch(() => {});
+  // a notification clicked while this tab is open: the worker asks the tab to go to its game
+  navigator.serviceWorker.addEventListener("message", (ev) => {
+    if (!ev.data || ev.data.type !== "open") return;
+    const url = new URL(String(ev.data.url), location.origin);
+    if (url.origin !== location.origin) return;
+    if (url.pathname === location.pathname) location.hash = url.hash || "#/";
+    else location.assign(url.href);
+  });
+  navigator.serviceWorker.startMessages();
 }
 
 i18n.use(i18n.initial()).catch(() => i18n.use("en")).catch(route);

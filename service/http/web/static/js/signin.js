@@ -4,6 +4,8 @@
 import { h, clear, toast, say } from "./dom.js";
 import * as api from "./api.js";
 import { t, when, problem } from "./i18n.js";
+import { emailSection, pushSection } from "./reach.js";
+import { settingsSection } from "./settings.js";
 
 function field(id, text, attrs = {}) {
   return h("div", { class: "field" }, h("label", { for: id }, text), h("input", { id, name: id, ...attrs }));
@@ -59,12 +61,26 @@ export function mountSignIn(main, onSignedIn) {
   } },
   field("signin-token", t("signin.token"), { required: true, maxlength: 200, type: "password", autocomplete: "off" }),
   h("button", { type: "submit", id: "token-signin" }, t("signin.with_token")));
+  const mailed = h("p", { id: "signin-email-said", "aria-live": "polite" });
+  const byMail = h("form", { id: "email-signin-form", onsubmit: async (ev) => {
+    ev.preventDefault();
+    mailed.classList.remove("error");
+    try {
+      await api.post("/v1/session/email", { email: ev.target.elements.namedItem("signin-email").value.trim() });
+      mailed.textContent = t("signin.email_sent");
+    } catch (err) {
+      mailed.classList.add("error");
+      mailed.textContent = problem(err);
+    }
+  } },
+  field("signin-email", t("signin.email"), { type: "email", required: true, maxlength: 254, autocomplete: "email" }),
+  h("button", { type: "submit", id: "email-signin" }, t("signin.with_email")), mailed);
   clear(main).append(h("div", { class: "signin" },
     h("h1", {}, t("signin.title")),
     h("p", {}, t("signin.intro"), " ", h("a", { href: "#/rules/README" }, t("signin.rules"))),
     h("div", { class: "columns" },
       h("section", { "aria-labelledby": "h-new" }, h("h2", { id: "h-new" }, t("signin.new")), register),
-      h("section", { "aria-labelledby": "h-back" }, h("h2", { id: "h-back" }, t("signin.back")), code, token))));
+      h("section", { "aria-labelledby": "h-back" }, h("h2", { id: "h-back" }, t("signin.back")), code, token, byMail))));
   return () => {};
 }
 
@@ -72,7 +88,9 @@ export function mountAccount(main, session, onSignedOut) {
   const codeOut = h("div", { id: "code-out", "aria-live": "polite" });
   const tokens = h("ul", { id: "tokens" });
   const me = h("p", {});
+  const mine = api.get("/v1/me");
   clear(main).append(h("div", { class: "account" }, h("h1", {}, t("account.title")), me,
+    emailSection(mine), pushSection(), settingsSection(),
     h("section", { "aria-labelledby": "h-code" }, h("h2", { id: "h-code" }, t("account.device")),
       h("p", {}, t("account.device_text")),
       h("button", { type: "button", id: "issue-code", onclick: async () => {
@@ -88,7 +106,7 @@ export function mountAccount(main, session, onSignedOut) {
       h("button", { type: "button", id: "sign-out", onclick: async () => {
         try { await api.del("/v1/session"); onSignedOut(); } catch (err) { toast(problem(err)); }
       } }, t("account.sign_out_here")))));
-  api.get("/v1/me").then((m) => { me.textContent = t("account.me", { name: m.name, handle: m.handle, days: m.vacation.remaining_days }); })
+  mine.then((m) => { me.textContent = t("account.me", { name: m.name, handle: m.handle, days: m.vacation.remaining_days }); })
     .catch((err) => toast(problem(err)));
   const labels = { registration: "account.token.registration", "web session": "account.token.web" };
   api.get("/v1/me/tokens").then((out) => clear(tokens).append(...out.tokens.map((k) => h("li", {},
