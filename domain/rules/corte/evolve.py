@@ -268,5 +268,5 @@ _EVOLVERS: dict[type, Callable[[Any, Any], State]] = {
 
 # decide folds its own events as it goes (flow.Out) and the caller folds the same
 # objects again (see domain.memo); only the last command's events are ever looked up again.
-MEMO: EvolveMemo[State] = EvolveMemo(_EVOLVERS, limit=64)
+MEMO: EvolveMemo[State] = EvolveMemo(_EVOLVERS)
 evolve = MEMO.evolve  # the state after ``event`` (``state`` is ``None`` before ``GameStarted``)

@@ -252,7 +252,6 @@ _HANDLERS: dict[type, Callable[[Any, Any], State]] = {
 
 
 # decide() folds every event it emits and the caller folds the same objects again (see
-# domain.memo); decide forgets all at its start, so only one command's steps are kept.
+# domain.memo: only the last command's steps are kept).
 MEMO: EvolveMemo[State] = EvolveMemo(_HANDLERS)
 evolve = MEMO.evolve  # the state after ``event``
-forget_all = MEMO.forget
