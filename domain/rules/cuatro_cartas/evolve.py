@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain import orders
+from domain import order_evolve, orders
 from domain.frozen import tuple_setter
 from domain.memo import EvolveMemo
 from domain.messages import (
@@ -247,7 +247,7 @@ _HANDLERS: dict[type, Callable[[Any, Any], State]] = {
     FinalWindowOpened: _final_window, Passed: _passed, ClaimResolved: _claim, PenaltyCardDealt: _penalty,
     PenaltySkipped: _penalty_skipped, StockReshuffled: _reshuffled, CallMade: _call_made,
     TurnSkipped: _turn_skipped, RoundRevealed: _revealed, RoundScored: _scored, GameEnded: _game_ended,
-    **orders.evolvers(ORDER_CLAIMS, tuple_setter(State, "book")),
+    **order_evolve.evolvers(ORDER_CLAIMS, tuple_setter(State, "book")),
 }
 
 
