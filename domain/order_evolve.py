@@ -36,11 +36,9 @@ def evolvers(claim_types: Mapping[str, type], set_book: Callable[..., Any]) -> d
         return set_book(s, book=OrderBook(b.live + (order,), b.done, seq))
 
     def cancelled(s: Any, e: OrderCancelled) -> Any:
-        book = s.book
-        return set_book(s, book=book.settle(book.find(e.seat, e.order_id), e.reason))
+        return set_book(s, book=s.book.settle(e.seat, e.order_id, e.reason))
 
     def fired(s: Any, e: OrderFired) -> Any:
-        book = s.book
-        return set_book(s, book=book.settle(book.find(e.seat, e.order_id), "fired", e.window_id))
+        return set_book(s, book=s.book.settle(e.seat, e.order_id, "fired", e.window_id))
 
     return {OrderPlaced: placed, OrderCancelled: cancelled, OrderFired: fired, OrdersRevealed: lambda s, e: s}

@@ -157,10 +157,18 @@ class OrderBook:
         where = set(places)
         return [o for o in self.live if not where.isdisjoint(o.watches)]
 
-    def settle(self, order: Order, result: str, window_id: int | None = None) -> OrderBook:
-        done = Order(order.order_id, order.seat, order.rank, order.claim, order.target, order.watches,
-                     order.fields, result, window_id)
-        return OrderBook(tuple(o for o in self.live if o is not order), self.done + (done,), self.seq)
+    def settle(self, seat: int, order_id: int, result: str, window_id: int | None = None) -> OrderBook:
+        """The book once the live order ``order_id`` of ``seat`` has fired or been cancelled."""
+        live = self.live
+        i = 0
+        for o in live:  # found in one pass, taken out by slicing (no second loop)
+            if o.order_id == order_id and o.seat == seat:
+                break
+            i += 1
+        else:
+            raise ValueError(f"seat {seat} has no live order {order_id}")
+        done = Order(o.order_id, o.seat, o.rank, o.claim, o.target, o.watches, o.fields, result, window_id)
+        return OrderBook(live[:i] + live[i + 1:], self.done + (done,), self.seq)
 
     def round_orders(self) -> list[Order]:
         return sorted(self.live + self.done, key=lambda o: (o.seat, o.order_id))
