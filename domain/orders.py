@@ -269,8 +269,10 @@ def fire(em: Emitter, first: int, direction: int, check: Check, judge: Judge) ->
     w = s.window
     if not s.book.live or w is None:
         return
-    for order in s.book.due(rank(w.card), first, s.players, direction):
-        if not any(o is order for o in em.s.book.live):
+    book = s.book
+    for order in book.due(rank(w.card), first, s.players, direction):
+        now = em.s.book
+        if now is not book and not any(o is order for o in now.live):
             continue  # cancelled by what an earlier order did
         claim = _on_window(order.claim, w.id)
         try:
@@ -317,8 +319,8 @@ def cancelling(moves: Mapping[type, Moved]) -> dict[type, Callable[[Any, Any], N
     def hook(moved: Moved) -> Callable[[Any, Any], None]:
         def cancel_watching(em: Any, event: Any) -> None:
             book: OrderBook = em.s.book
-            if book.live:
-                for o in book.watching(moved(event)):
+            if book.live and (places := moved(event)):  # most discards and claims move no slot
+                for o in book.watching(places):
                     em.emit(OrderCancelled(o.order_id, o.seat, "slot_changed", "a slot it names changed card"))
         return cancel_watching
 
