@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from domain import rules
 from domain.codec import CommandParser
 from domain.errors import InvalidCommand
-from domain.rules.corte.model import COMMAND_TYPES, ChoosePeek, PeekRival
+from domain.rules.corte import ChoosePeek, PeekRival
+
+COMMAND_TYPES = rules.get("corte").command_types
 
 
 def test_the_same_json_gives_the_same_command_object() -> None:
