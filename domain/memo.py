@@ -41,12 +41,13 @@ class EvolveMemo(Generic[S]):
     def evolve(self, state: S | None, event: Any) -> S:
         """The state after ``event``: remembered if this very (state, event) is the next step."""
         i = self._next
-        steps = self._steps
-        if i < len(steps):
-            before, known, after = steps[i]
-            if known is event and before is state:
-                self._next = i + 1
-                return after  # type: ignore[no-any-return]
+        try:
+            before, known, after = self._steps[i]
+        except IndexError:  # past the last step remembered
+            return self._evolvers[type(event)](state, event)  # type: ignore[no-any-return]
+        if known is event and before is state:
+            self._next = i + 1
+            return after  # type: ignore[no-any-return]
         return self._evolvers[type(event)](state, event)  # type: ignore[no-any-return]
 
     def recorder(self) -> tuple[Evolvers, Steps]:
