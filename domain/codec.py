@@ -253,12 +253,14 @@ class CommandParser:
     def __call__(self, data: Any) -> Any:
         if type(data) is not dict:
             return parse_command(data, self._types)
+        types = tuple(map(type, data.values()))
+        if list in types or dict in types:  # an array or an object: parsed every time, no key tried
+            return parse_command(data, self._types)
         key = tuple(data.items())
         try:
             hit = self._known.get(key)
-        except TypeError:  # an array or an object among the values: parsed every time
+        except TypeError:  # some other unhashable value
             return parse_command(data, self._types)
-        types = tuple(map(type, data.values()))
         if hit is not None and hit[0] == types:
             return hit[1]
         command = parse_command(data, self._types)
