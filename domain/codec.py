@@ -246,23 +246,27 @@ class CommandParser:
 
     def __init__(self, command_types: Mapping[str, type]) -> None:
         self._types = command_types
-        self._known: dict[Any, Any] = {}
+        # (key, value) pairs in order -> (the values' types, the command): keyed by the pairs
+        # alone, which hash as they are, and the types compared on a hit (1 == True as keys)
+        self._known: dict[Any, tuple[tuple[type, ...], Any]] = {}
 
     def __call__(self, data: Any) -> Any:
         if type(data) is not dict:
             return parse_command(data, self._types)
         types = tuple(map(type, data.values()))
-        # Arrays and objects are not remembered; nor tuples: (1, 2) == (True, 2) in a key.
-        if list in types or dict in types or tuple in types:
+        if list in types or dict in types:  # an array or an object: parsed every time, no key tried
             return parse_command(data, self._types)
-        key = (tuple(data.items()), types)
+        key = tuple(data.items())
         try:
             hit = self._known.get(key)
         except TypeError:  # some other unhashable value
             return parse_command(data, self._types)
-        if hit is None:
-            hit = parse_command(data, self._types)
+        if hit is not None and hit[0] == types:
+            return hit[1]
+        command = parse_command(data, self._types)
+        # never a tuple: (1, 2) == (True, 2), and the types of its items are not compared
+        if tuple not in types:
             if len(self._known) >= self.LIMIT:
                 self._known.clear()
-            self._known[key] = hit
-        return hit
+            self._known[key] = (types, command)
+        return command

@@ -18,7 +18,7 @@ class Emitter:
     emit more events (the standing orders that an event cancels, :mod:`domain.orders`).
     """
 
-    __slots__ = ("s", "events", "key", "_evolvers", "_steps")
+    __slots__ = ("s", "events", "key", "_evolvers", "_record")
     memo: ClassVar[EvolveMemo[Any]]
     hooks: ClassVar[Mapping[type, Callable[[Any, Any], None]]] = {}
 
@@ -26,14 +26,15 @@ class Emitter:
         self.s = state
         self.events: list[Any] = []
         self.key = key
-        self._evolvers, self._steps = self.memo.recorder()
+        self._evolvers, steps = self.memo.recorder()
+        self._record = steps.append
 
     def emit(self, event: Any) -> Any:
         """Add ``event`` and fold it (then its hook); the new state is ``s`` (and is returned)."""
         before = self.s
         self.s = after = self._evolvers[type(event)](before, event)
         self.events.append(event)
-        self._steps[id(event)] = (before, event, after)
+        self._record((before, event, after))
         hook = self.hooks.get(type(event))
         if hook is not None:
             hook(self, event)

@@ -1,10 +1,15 @@
-"""Remembering what ``evolve`` just computed, by the identity of its arguments.
+"""Remembering what ``evolve`` just computed for the last command, step by step.
 
 ``decide`` folds every event it emits (to run the rules on the state it made); the caller
 (the service after an append, the simulator) then folds the very same event objects onto
-the very same state objects. Remembering those steps spares the second pass without
-changing any result: states and events are immutable and ``evolve`` is pure. Each entry
-holds its objects, so an ``id`` cannot be reused while it is remembered.
+the very same state objects, in the same order. Remembering those steps spares the second
+pass without changing any result: states and events are immutable and ``evolve`` is pure.
+
+Only the last command's steps are kept, in order, with a cursor: the caller's fold asks
+for them one after the other, so each answer is one list item and two identity checks
+(no ``id()`` call or table per event, and the old states are let go as soon as the next
+command starts, not 64 steps later). A step that is not the next one remembered (another
+state, another event, another command decided in between) is computed as usual.
 """
 from __future__ import annotations
 
@@ -15,43 +20,48 @@ S = TypeVar("S")
 
 Step = Callable[[Any, Any], Any]
 Evolvers = Mapping[type, Step]  # event class -> its plain evolve step
-Steps = dict[int, tuple[Any, Any, Any]]  # id(event) -> (state, event, state after)
+Steps = list[tuple[Any, Any, Any]]  # (state, event, state after), in the order folded
 
 
 class EvolveMemo(Generic[S]):
     """A ruleset's plain evolve (one step function per event class, ``evolvers``) with the
-    last steps remembered.
+    last command's steps remembered.
 
     Steps are written by an :class:`domain.emitter.Emitter` (see :meth:`recorder`) and
-    looked up by :meth:`evolve`. ``limit`` bounds the entries (cleared when a command
-    starts with the memo full); ``None`` leaves the bound to the caller, who calls
-    :meth:`forget` (e.g. at the start of every ``decide``).
+    read back in order by :meth:`evolve`.
     """
 
-    __slots__ = ("_evolvers", "_limit", "_hits")
+    __slots__ = ("_evolvers", "_steps", "_next")
 
-    def __init__(self, evolvers: Evolvers, limit: int | None = None) -> None:
+    def __init__(self, evolvers: Evolvers) -> None:
         self._evolvers = evolvers
-        self._limit = limit
-        self._hits: Steps = {}
+        self._steps: Steps = []
+        self._next = 0  # the index of the step the caller's fold should ask for next
 
     def evolve(self, state: S | None, event: Any) -> S:
-        """The state after ``event``: remembered if this very (state, event) was just folded."""
-        hit = self._hits.get(id(event))
-        if hit is not None and hit[1] is event and hit[0] is state:
-            return hit[2]  # type: ignore[no-any-return]
+        """The state after ``event``: remembered if this very (state, event) is the next step."""
+        i = self._next
+        try:
+            before, known, after = self._steps[i]
+        except IndexError:  # past the last step remembered
+            return self._evolvers[type(event)](state, event)  # type: ignore[no-any-return]
+        if known is event and before is state:
+            self._next = i + 1
+            return after  # type: ignore[no-any-return]
         return self._evolvers[type(event)](state, event)  # type: ignore[no-any-return]
 
     def recorder(self) -> tuple[Evolvers, Steps]:
-        """The plain steps by event class, and the table to write one command's steps into
-        (room made first).
+        """The plain steps by event class, and a new list to append one command's steps to
+        (the previous command's are dropped).
 
-        The emitter looks the step up and writes the table itself: no call through a
+        The emitter looks the step up and appends to the list itself: no call through a
         dispatch function, nor through the memo, on the hottest path of every ruleset.
         """
-        if self._limit is not None and len(self._hits) >= self._limit:
-            self._hits.clear()
-        return self._evolvers, self._hits
+        steps: Steps = []
+        self._steps = steps
+        self._next = 0
+        return self._evolvers, steps
 
     def forget(self) -> None:
-        self._hits.clear()
+        self._steps = []
+        self._next = 0

@@ -157,10 +157,18 @@ class OrderBook:
         where = set(places)
         return [o for o in self.live if not where.isdisjoint(o.watches)]
 
-    def settle(self, order: Order, result: str, window_id: int | None = None) -> OrderBook:
-        done = Order(order.order_id, order.seat, order.rank, order.claim, order.target, order.watches,
-                     order.fields, result, window_id)
-        return OrderBook(tuple(o for o in self.live if o is not order), self.done + (done,), self.seq)
+    def settle(self, seat: int, order_id: int, result: str, window_id: int | None = None) -> OrderBook:
+        """The book once the live order ``order_id`` of ``seat`` has fired or been cancelled."""
+        live = self.live
+        i = 0
+        for o in live:  # found in one pass, taken out by slicing (no second loop)
+            if o.order_id == order_id and o.seat == seat:
+                break
+            i += 1
+        else:
+            raise ValueError(f"seat {seat} has no live order {order_id}")
+        done = Order(o.order_id, o.seat, o.rank, o.claim, o.target, o.watches, o.fields, result, window_id)
+        return OrderBook(live[:i] + live[i + 1:], self.done + (done,), self.seq)
 
     def round_orders(self) -> list[Order]:
         return sorted(self.live + self.done, key=lambda o: (o.seat, o.order_id))
@@ -206,11 +214,6 @@ def _shape(cls: type) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(f.name for f in fields), frozenset(f.name for f in fields if f.default is dataclasses.MISSING)
 
 
-def build_claim(data: Mapping[str, Any], claim_types: Mapping[str, type]) -> Any:
-    """The claim of a stored ``OrderPlaced`` (window 0)."""
-    return claim_types[data["type"]](window_id=0, **{k: v for k, v in data.items() if k != "type"})
-
-
 def locations(seat: int, claim: Any) -> tuple[Location, tuple[Location, ...]]:
     """(the slot the claim claims, every slot it names: that one, a give_slot, a penalty_to slot)."""
     rival = getattr(claim, "rival", None)
@@ -231,12 +234,24 @@ Check = Callable[[Any, int, Any], Any]  # (state, seat, claim) -> the judge's ar
 Judge = Callable[[Any, int, Any], None]  # (emitter, seat, those arguments)
 
 
+# (id of a PlaceOrder, seat) -> (it, its claim types, claim, fields given, target): the parser
+# hands out the same command object for the same JSON, so most orders are built once
+_PLACING: dict[tuple[int, int], tuple[Any, ...]] = {}
+
+
 def place(em: Emitter, seat: int, c: PlaceOrder, claim_types: Mapping[str, type], check: Check) -> None:
     """Accept an order on its public checks alone (``check``, the claim's own but the window's)."""
-    claim, given = claim_of(c, claim_types)
+    hit = _PLACING.get((id(c), seat))
+    if hit is not None and hit[0] is c and hit[1] is claim_types:
+        _, _, claim, given, target = hit
+    else:
+        claim, given = claim_of(c, claim_types)
+        target = locations(seat, claim)[0]
+        if len(_PLACING) >= 1024:
+            _PLACING.clear()
+        _PLACING[id(c), seat] = (c, claim_types, claim, given, target)  # holds c: its id stays its own
     check(em.s, seat, claim)
     book: OrderBook = em.s.book
-    target, _ = locations(seat, claim)
     if any(o.target == target for o in book.live if o.seat == seat):
         raise InvalidCommand("you already have an order on that slot; cancel it first", code="order_exists")
     em.emit(OrderPlaced(book.seq[seat] + 1, seat, c.rank, {"type": c.claim, **given}))
@@ -254,8 +269,10 @@ def fire(em: Emitter, first: int, direction: int, check: Check, judge: Judge) ->
     w = s.window
     if not s.book.live or w is None:
         return
-    for order in s.book.due(rank(w.card), first, s.players, direction):
-        if not any(o is order for o in em.s.book.live):
+    book = s.book
+    for order in book.due(rank(w.card), first, s.players, direction):
+        now = em.s.book
+        if now is not book and not any(o is order for o in now.live):
             continue  # cancelled by what an earlier order did
         claim = _on_window(order.claim, w.id)
         try:
@@ -302,8 +319,8 @@ def cancelling(moves: Mapping[type, Moved]) -> dict[type, Callable[[Any, Any], N
     def hook(moved: Moved) -> Callable[[Any, Any], None]:
         def cancel_watching(em: Any, event: Any) -> None:
             book: OrderBook = em.s.book
-            if book.live:
-                for o in book.watching(moved(event)):
+            if book.live and (places := moved(event)):  # most discards and claims move no slot
+                for o in book.watching(places):
                     em.emit(OrderCancelled(o.order_id, o.seat, "slot_changed", "a slot it names changed card"))
         return cancel_watching
 
@@ -325,30 +342,7 @@ class OrderEmitter(Emitter):
         raise NotImplementedError("use the emitter of the ruleset's decide, which fires orders")
 
 
-# -- evolve, view, redact, legal actions ----------------------------------------------------------
-
-
-def evolvers(claim_types: Mapping[str, type], set_book: Callable[..., Any]) -> dict[type, Callable[[Any, Any], Any]]:
-    """The evolve steps of the order events for a state with a ``book`` (``set_book(s, book=...)``)."""
-
-    def placed(s: Any, e: OrderPlaced) -> Any:
-        claim = build_claim(e.claim, claim_types)
-        target, watches = locations(e.seat, claim)
-        b = s.book
-        seq = b.seq[:e.seat] + (e.order_id,) + b.seq[e.seat + 1:]
-        fields = tuple((k, v) for k, v in e.claim.items() if k != "type")
-        order = Order(e.order_id, e.seat, e.rank, claim, target, watches, fields)
-        return set_book(s, book=OrderBook(b.live + (order,), b.done, seq))
-
-    def cancelled(s: Any, e: OrderCancelled) -> Any:
-        book = s.book
-        return set_book(s, book=book.settle(book.find(e.seat, e.order_id), e.reason))
-
-    def fired(s: Any, e: OrderFired) -> Any:
-        book = s.book
-        return set_book(s, book=book.settle(book.find(e.seat, e.order_id), "fired", e.window_id))
-
-    return {OrderPlaced: placed, OrderCancelled: cancelled, OrderFired: fired, OrdersRevealed: lambda s, e: s}
+# -- view, redact, legal actions (the evolve steps: domain.order_evolve) ----------------------------------------------------------
 
 
 def view_orders(book: OrderBook, seat: int | None) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ from domain.errors import InvalidCommand, RuleError, WrongPhase
 from domain.messages import FinalWindowExpired, TurnTimedOut
 from domain.rules.corte.claims import CLAIM_HANDLERS, Out, expired, timed_out
 from domain.rules.corte.model import GAME_OVER, State
-from domain.rules.corte.turn import TURN_HANDLERS, seat_ok
+from domain.rules.corte.turn import TURN_HANDLERS
 
 _HANDLERS: dict[type, Callable[[Out, int, Any], None]] = {**TURN_HANDLERS, **CLAIM_HANDLERS}
 
@@ -35,6 +35,7 @@ def decide(state: State, seat: int | None, command: Any, key: bytes) -> tuple[An
     if handler is None:
         raise RuleError("system commands come from the service", code="forbidden", status=403) \
             if type(command) in (TurnTimedOut, FinalWindowExpired) else InvalidCommand("unknown command")
-    seat_ok(state, seat, "seat")
+    if not 0 <= seat < state.players:  # turn.seat_ok, inline: every command asks it
+        raise InvalidCommand(f"seat {seat} is not a seat of this game")
     handler(out, seat, command)
     return tuple(out.events)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain import orders
+from domain import order_evolve, orders
 from domain.frozen import tuple_setter
 from domain.memo import EvolveMemo
 from domain.messages import (
@@ -262,11 +262,11 @@ _EVOLVERS: dict[type, Callable[[Any, Any], State]] = {
     WindowWon: _won, CardGiven: _given, PenaltyCardDealt: _penalty, DrawSkipped: _noop,
     FinalWindowStarted: _final_started, Passed: _passed, FinalWindowEnded: _final_ended,
     RoundRevealed: _revealed, RoundScored: _scored, GameEnded: _ended,
-    **orders.evolvers(ORDER_CLAIMS, tuple_setter(State, "book")),
+    **order_evolve.evolvers(ORDER_CLAIMS, tuple_setter(State, "book")),
 }
 
 
 # decide folds its own events as it goes (flow.Out) and the caller folds the same
 # objects again (see domain.memo); only the last command's events are ever looked up again.
-MEMO: EvolveMemo[State] = EvolveMemo(_EVOLVERS, limit=64)
+MEMO: EvolveMemo[State] = EvolveMemo(_EVOLVERS)
 evolve = MEMO.evolve  # the state after ``event`` (``state`` is ``None`` before ``GameStarted``)

@@ -14,7 +14,6 @@ from domain.errors import InvalidCommand, WrongPhase
 from domain.messages import Draw, FinalWindowExpired, Pass, SkipTurn, TimeoutApplied, TurnTimedOut
 from domain.orders import CancelOrder, PlaceOrder
 from domain.rules.cuatro_cartas import claims, flow, turn
-from domain.rules.cuatro_cartas.evolve import forget_all
 from domain.rules.cuatro_cartas.model import (
     ChoosePeek, Close, DiscardDrawn, Look, Match, MatchGroup, MatchRival, NoSwap, Replace, SkipPower, State, Swap,
 )
@@ -68,7 +67,6 @@ def decide(state: State, seat: int | None, command: Any, key: bytes) -> tuple[An
         raise InvalidCommand(f"unknown command {type(command).__name__}")
     if seat is not None and not 0 <= seat < state.players:
         raise InvalidCommand("no such seat")
-    forget_all()
     em = claims.Emitter(state, key)
     handler(em, seat, command)
     return tuple(em.events)

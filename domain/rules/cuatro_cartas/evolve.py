@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain import orders
+from domain import order_evolve, orders
 from domain.frozen import tuple_setter
 from domain.memo import EvolveMemo
 from domain.messages import (
@@ -247,12 +247,11 @@ _HANDLERS: dict[type, Callable[[Any, Any], State]] = {
     FinalWindowOpened: _final_window, Passed: _passed, ClaimResolved: _claim, PenaltyCardDealt: _penalty,
     PenaltySkipped: _penalty_skipped, StockReshuffled: _reshuffled, CallMade: _call_made,
     TurnSkipped: _turn_skipped, RoundRevealed: _revealed, RoundScored: _scored, GameEnded: _game_ended,
-    **orders.evolvers(ORDER_CLAIMS, tuple_setter(State, "book")),
+    **order_evolve.evolvers(ORDER_CLAIMS, tuple_setter(State, "book")),
 }
 
 
 # decide() folds every event it emits and the caller folds the same objects again (see
-# domain.memo); decide forgets all at its start, so only one command's steps are kept.
+# domain.memo: only the last command's steps are kept).
 MEMO: EvolveMemo[State] = EvolveMemo(_HANDLERS)
 evolve = MEMO.evolve  # the state after ``event``
-forget_all = MEMO.forget

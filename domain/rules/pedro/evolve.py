@@ -180,5 +180,5 @@ _EVOLVERS: dict[type, Callable[[Any, Any], State]] = {
 
 # decide folds the events it emits and the caller (the service after an append, the
 # simulator) folds the very same objects again: see domain.memo.
-MEMO: EvolveMemo[State] = EvolveMemo(_EVOLVERS, limit=64)
+MEMO: EvolveMemo[State] = EvolveMemo(_EVOLVERS)
 evolve = MEMO.evolve

@@ -102,6 +102,8 @@ def bench_rules(games: int, players: int, bot: str, seed: int, repeats: int, as_
     from domain import rules
     from domain.simulation import fastest_replay, play
 
+    # this machine's speed swings with its neighbours' load (docs/performance.md): shown beside the figures
+    load_at_start = [round(x, 2) for x in os.getloadavg()]
     rows = []
     for name in rules.names():
         ruleset = rules.get(name)
@@ -128,7 +130,7 @@ def bench_rules(games: int, players: int, bot: str, seed: int, repeats: int, as_
                      "interleaved_steps_per_cpu_second": round(steps / cpu) if cpu else None})
     report = {"benchmark": "rules", "settings": {"games": games, "players": players, "bot": bot, "seed": seed,
                                                  "replay_repeats": repeats},
-              "environment": environment(),
+              "environment": {**environment(), "load_average": {"start": load_at_start, "end": [round(x, 2) for x in os.getloadavg()]}},
               "units": {"steps_per_second": "decide+evolve commands per wall-clock second (replay)",
                         "steps_per_cpu_second": "decide+evolve commands per second of this thread's CPU time (replay)",
                         "events_per_second": "events per wall-clock second (replay)",
@@ -137,7 +139,9 @@ def bench_rules(games: int, players: int, bot: str, seed: int, repeats: int, as_
     if as_json:
         click.echo(json.dumps(report, indent=2))
     else:
-        print_table(f"bench rules ({games} games x {players} players, bot {bot}, one core)", rows,
+        load = report["environment"]["load_average"]
+        print_table(f"bench rules ({games} games x {players} players, bot {bot}, one core; load average "
+                    f"{load['start'][0]:.1f} at the start, {load['end'][0]:.1f} at the end)", rows,
                     ["ruleset", "commands", "events", "steps_per_second", "steps_per_cpu_second",
                      "events_per_second", "interleaved_steps_per_cpu_second"])
 

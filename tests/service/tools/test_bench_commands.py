@@ -53,6 +53,8 @@ def check_rules(report: dict[str, Any]) -> None:
     for row in rows.values():
         assert row["commands"] > 0 and row["steps_per_cpu_second"] > 0
     assert report["environment"]["cores"] >= 1 and report["units"]
+    load = report["environment"]["load_average"]  # the machine's load beside its figures
+    assert len(load["start"]) == len(load["end"]) == 3 and all(x >= 0 for x in load["start"] + load["end"])
 
 
 def check_store(report: dict[str, Any]) -> None:
