@@ -108,8 +108,8 @@ def run_latency(database_url: str, players: int, rate: float) -> dict[str, Any]:
         finally:
             close_app(app)
     return {"players_waiting": games, "commits": games, "commit_rate_per_second": round(games / spent, 1),
-            "email": {**latency(email), "max_ms": round(max(email, default=0.0), 1), "missing": games - len(email)},
-            "push": {**latency(push), "max_ms": round(max(push, default=0.0), 1), "missing": games - len(push)}}
+            "email": {**latency(email), "max_ms": round(max(email, default=0.0), 2), "missing": games - len(email)},
+            "push": {**latency(push), "max_ms": round(max(push, default=0.0), 2), "missing": games - len(push)}}
 
 
 class _Clock:
