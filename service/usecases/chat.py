@@ -8,9 +8,10 @@ from typing import Any
 
 from events import chat as rows
 from events import players
-from events.errors import ConcurrencyError
+from events.errors import ConcurrencyError, IdempotencyConflict
 from events.notifications import Item, effect
 from events.store import EventStore, NewEvent
+from service.adapters.repository import Idempotency
 from service.model import chat
 from service.model.game import iso, metadata
 from service.model.notifications import wake_key
@@ -22,26 +23,33 @@ MAX_TRIES = 5
 PAGE = 100
 
 
-def _append(store: EventStore, gid: uuid.UUID, make: Any) -> tuple[int, Any]:
-    """``make(version)`` → (event, effects, result) appended at the chat's head, retried when
-    another append got there first; returns (the event's version, result)."""
+def _append(store: EventStore, gid: uuid.UUID, make: Any, idem: Idempotency | None = None) -> tuple[int, bool]:
+    """``make(version)`` → (event, effects) appended at the chat's head, retried when another
+    append got there first; returns (the event's version, whether ``idem`` had appended it
+    already: then nothing was appended now)."""
     sid = chat.stream_of(gid)
     for _ in range(MAX_TRIES):
         head = store.head(sid)
         version = 0 if head is None else head[0]
-        event, effects, result = make(version + 1)
+        event, effects = make(version + 1)
         try:
             # the hint is the service's, after the commit (the CLI's own appends notify)
-            store.append(sid, version, [event], kind=chat.KIND, notify=False, effects=effects)
+            done = store.append(sid, version, [event], kind=chat.KIND, notify=False, effects=effects,
+                                command_id=idem.key if idem else None,
+                                request_hash=idem.request_hash if idem else None)
         except ConcurrencyError:
             continue
-        return version + 1, result
+        except IdempotencyConflict:
+            raise Problem("idempotency-key-reused", "this Idempotency-Key was used with another request") from None
+        return (done.first_version, True) if done.duplicate else (version + 1, False)
     raise Problem("conflict", "the chat is busy; try again")
 
 
-def post(deps: Dependencies, gid: uuid.UUID, player: str, text: Any) -> dict[str, Any]:
+def post(deps: Dependencies, gid: uuid.UUID, player: str, text: Any, key: str | None = None,
+         path: str = "") -> dict[str, Any]:
     """A seated player's message (403 for anyone else), trimmed, 1-500 characters, no
-    control characters; the other seated players hear of it (but those who muted the sender)."""
+    control characters; the other seated players hear of it (but those who muted the sender).
+    A retry with the same ``Idempotency-Key`` (``key``) answers the first message again."""
     game = deps.games.load(gid).game
     seat = game.seat_of(player)
     if seat is None:
@@ -53,15 +61,20 @@ def post(deps: Dependencies, gid: uuid.UUID, player: str, text: Any) -> dict[str
     told = [(i, p) for i, p in others if p not in muting]
     at = deps.now()
 
-    def make(n: int) -> tuple[NewEvent, list[dict[str, Any]], None]:
+    def make(n: int) -> tuple[NewEvent, list[dict[str, Any]]]:
         event = NewEvent(chat.POSTED, chat.posted(gid, seat, player, words), metadata(at, seat, player))
         writes = [rows.message_effect(n, gid, seat, player, words, at)]
         if told:
             data = chat.notice_data(sender.handle if sender else None, words)
             writes.append(effect([Item(p, "chat", str(gid), None, (i,), data) for i, p in told]))
-        return event, writes, None
+        return event, writes
 
-    n, _ = _append(deps.store, gid, make)
+    idem = Idempotency.of_request(player, key, "POST", path, words)
+    n, again = _append(deps.store, gid, make, idem)
+    if again:
+        first = rows.messages(deps.db, chat.stream_of(gid), n - 1, 1, None)
+        if first and first[0].n == n:
+            return message_out(first[0])
     deps.live.hint(chat.stream_of(gid), n)
     for _, p in told:
         deps.live.hint(wake_key(p), 0)
@@ -101,9 +114,9 @@ def report(deps: Dependencies, gid: uuid.UUID, player: str, n: int, reason: Any)
         raise Problem("not-found", f"no message {n} in the chat of game {gid}")
     at = deps.now()
 
-    def make(version: int) -> tuple[NewEvent, list[dict[str, Any]], None]:
+    def make(version: int) -> tuple[NewEvent, list[dict[str, Any]]]:
         event = NewEvent(chat.REPORTED, {"n": n, "reporter": player, "reason": why}, metadata(at, None, player))
-        return event, [rows.report_effect(version, n, gid, player, why, at)], None
+        return event, [rows.report_effect(version, n, gid, player, why, at)]
 
     _append(deps.store, gid, make)
     return {"game_id": str(gid), "n": n, "reason": why, "at": at}

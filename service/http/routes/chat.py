@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import uuid
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
 
 from service.http import rate_limits
-from service.http.requests import caller, deps, json_body, load, load_query, reply
+from service.http.requests import caller, deps, idempotency_key, json_body, load, load_query, reply
 from service.http.schemas import chat as cs
 from service.usecases import chat, mutes
 
@@ -33,7 +33,8 @@ def post(game_id: uuid.UUID) -> ResponseReturnValue:
     rate, burst = deps().config.extra.get("chat_rate", (CHAT_RATE, CHAT_BURST))
     rate_limits.spend("chat", pid, rate, burst, "chat messages")
     data = load(_chat_in, json_body())
-    return reply(_message_out, chat.post(deps(), game_id, pid, data["text"]), 201, _PRIVATE)
+    out = chat.post(deps(), game_id, pid, data["text"], idempotency_key(), request.path)
+    return reply(_message_out, out, 201, _PRIVATE)
 
 
 @bp.get("/v1/games/<uuid:game_id>/chat")

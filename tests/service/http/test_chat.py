@@ -217,3 +217,16 @@ def test_chat_is_rate_limited_per_player(db_factory: object) -> None:
         assert r.json()["type"].endswith("/rate-limited")
         assert _say(bob, gid, "my own budget").status_code == 201
         assert _texts(bob, server, gid) == ["m0", "m1", "m2", "my own budget"]
+
+
+def test_a_retry_with_the_same_idempotency_key_answers_the_first_message(live: Live) -> None:
+    gid, (ann, bob) = _game(live)
+    key = {"Idempotency-Key": "say-once"}
+    first = ann.post(f"/v1/games/{gid}/chat", {"text": "once"}, headers=key)
+    again = ann.post(f"/v1/games/{gid}/chat", {"text": "  once "}, headers=key)
+    assert first.status_code == again.status_code == 201 and first.json() == again.json()
+    assert _texts(bob, live, gid) == ["once"]
+    other = ann.post(f"/v1/games/{gid}/chat", {"text": "twice"}, headers=key)
+    assert other.status_code == 422 and other.json()["type"].endswith("/idempotency-key-reused")
+    told = [n for n in bob.get("/v1/me/notifications").json()["notifications"] if n["kind"] == "chat"]
+    assert len(told) == 1
