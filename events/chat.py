@@ -47,8 +47,8 @@ def report_effect(version: int, n: int, game_id: uuid.UUID, reporter: str, reaso
                                          "reason": reason, "at": at}}
 
 
-def hidden_effect(n: int, at: str) -> Effect:
-    return {"op": "chat_hidden", "row": {"n": n, "at": at}}
+def hidden_effect(n: int, at: str, version: int) -> Effect:
+    return {"op": "chat_hidden", "row": {"n": n, "at": at, "version": version}}
 
 
 def mute_effect(muted: str, at: str) -> Effect:
@@ -73,6 +73,25 @@ def messages(db: Database, chat: uuid.UUID, after: int, limit: int, reader: str 
             " WHERE m.stream_id = %s AND m.n > %s AND m.hidden_at IS NULL AND NOT (m.player_id = ANY(%s))"
             " ORDER BY m.n LIMIT %s", (chat, after, muted, limit)).fetchall()
     return [MessageRow(*r) for r in rows]
+
+
+def news(db: Database, chat: uuid.UUID, after: int, limit: int,
+         reader: str | None) -> list[tuple[int, MessageRow | None, int]]:
+    """What a stream that has read the chat up to position ``after`` has not told yet, in
+    order: (position, the message, its n) for each message, (position, None, n) for each hide
+    of a message it may have shown. One query, so one snapshot: a message and a hide committed
+    between two reads can never be passed over."""
+    with db.connection() as conn:
+        muted = [] if reader is None else [r[0] for r in conn.execute(
+            "SELECT muted FROM player_mutes WHERE player_id = %s", (reader,))]
+        rows = conn.execute(
+            "SELECT * FROM (SELECT m.n AS pos, m.n, m.seat, m.player_id, p.name, p.handle, m.text, m.at"
+            " FROM chat_messages m LEFT JOIN players p ON p.player_id = m.player_id"
+            " WHERE m.stream_id = %s AND m.n > %s AND m.hidden_at IS NULL AND NOT (m.player_id = ANY(%s))"
+            " UNION ALL SELECT m.hidden_version, m.n, NULL, NULL, NULL, NULL, NULL, NULL FROM chat_messages m"
+            " WHERE m.stream_id = %s AND m.hidden_version > %s AND m.n <= %s AND NOT (m.player_id = ANY(%s))"
+            ") x ORDER BY pos LIMIT %s", (chat, after, muted, chat, after, after, muted, limit)).fetchall()
+    return [(r[0], None if r[2] is None else MessageRow(*r[1:]), r[1]) for r in rows]
 
 
 def message_exists(db: Database, chat: uuid.UUID, n: int) -> bool:

@@ -6,7 +6,7 @@
 -- (PlayerMuted, PlayerUnmuted) projected into player_mutes.
 --   chat_message {n, game_id, seat, player_id, text, at}     (n: the message's stream version)
 --   chat_report  {version, n, game_id, reporter, reason, at} (version: the report's)
---   chat_hidden  {n, at}
+--   chat_hidden  {n, at, version}                          (version: the hide's)
 --   mute         {muted, at}      unmute {muted}           (p_stream: the muting player)
 
 CREATE TABLE chat_messages (
@@ -18,6 +18,7 @@ CREATE TABLE chat_messages (
     text      text        NOT NULL,
     at        timestamptz NOT NULL,
     hidden_at timestamptz,
+    hidden_version bigint,            -- the hide's own version: where a stream tells of it
     PRIMARY KEY (stream_id, n)
 );
 
@@ -54,7 +55,7 @@ BEGIN
                 (r->>'player_id')::uuid, r->>'text', (r->>'at')::timestamptz)
         ON CONFLICT (stream_id, n) DO NOTHING;
     ELSIF op = 'chat_hidden' THEN
-        UPDATE chat_messages m SET hidden_at = (r->>'at')::timestamptz
+        UPDATE chat_messages m SET hidden_at = (r->>'at')::timestamptz, hidden_version = (r->>'version')::bigint
         WHERE m.stream_id = p_stream AND m.n = (r->>'n')::bigint AND m.hidden_at IS NULL;
     ELSIF op = 'chat_report' THEN
         INSERT INTO chat_reports (stream_id, version, n, game_id, reporter, reason, at)

@@ -103,6 +103,19 @@ def read(deps: Dependencies, gid: uuid.UUID, player: str | None, after: int,
     return [message_out(m) for m in rows.messages(deps.db, chat.stream_of(gid), after, limit, player)]
 
 
+def stream_news(deps: Dependencies, gid: uuid.UUID, player: str | None, after: int,
+                limit: int) -> tuple[list[tuple[str, dict[str, Any]]], int]:
+    """For a game's event stream: (``chat`` with a message, or ``chat_hidden`` with ``{n}``
+    for a message an operator hid after the stream may have shown it), in order, and the
+    position to read on from."""
+    may_read(deps, gid, player)
+    out: list[tuple[str, dict[str, Any]]] = []
+    for position, message, n in rows.news(deps.db, chat.stream_of(gid), after, limit, player):
+        out.append(("chat", message_out(message)) if message else ("chat_hidden", {"n": n}))
+        after = position
+    return out, after
+
+
 def report(deps: Dependencies, gid: uuid.UUID, player: str, n: int, reason: Any) -> dict[str, Any]:
     """A report of message ``n`` by a reader of the chat, for the operator (``facedown
     moderation reports``)."""
@@ -136,7 +149,7 @@ def hide(store: EventStore, gid: uuid.UUID, n: int, reason: str, at: str) -> boo
         assert head is not None
         event = NewEvent(chat.HIDDEN, {"n": n, "reason": reason}, metadata(at, None, None))
         try:
-            store.append(sid, head[0], [event], kind=chat.KIND, effects=[rows.hidden_effect(n, at)])
+            store.append(sid, head[0], [event], kind=chat.KIND, effects=[rows.hidden_effect(n, at, head[0] + 1)])
         except ConcurrencyError:
             continue
         return True

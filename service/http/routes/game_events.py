@@ -68,12 +68,11 @@ CHAT_PAGE = 50
 
 
 def _chat_frames(d: Any, game_id: uuid.UUID, reader: str | None, talk: dict[str, Any]) -> list[str]:
-    """The chat messages after the stream's chat position (when the client asked for them),
-    as ``event: chat`` frames; moves the position on."""
+    """The chat's news after the stream's chat position (when the client asked for it): each
+    message as an ``event: chat`` frame, each hide of one it may have shown as ``event:
+    chat_hidden``; moves the position on."""
     if talk["after"] is None:
         return []
-    said = chat.read(d, game_id, reader, talk["after"], CHAT_PAGE)
-    if said:
-        talk["after"] = said[-1]["n"]
-    return ["event: chat\ndata: " + json.dumps(_chat_out.dump(m), separators=(",", ":"), ensure_ascii=False)
-            + "\n\n" for m in said]
+    said, talk["after"] = chat.stream_news(d, game_id, reader, talk["after"], CHAT_PAGE)
+    return [f"event: {kind}\ndata: " + json.dumps(_chat_out.dump(m) if kind == "chat" else m, separators=(",", ":"),
+                                                  ensure_ascii=False) + "\n\n" for kind, m in said]

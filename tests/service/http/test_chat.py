@@ -178,6 +178,21 @@ def test_the_game_stream_carries_chat_when_asked_and_only_then(live: Live) -> No
     assert [json.loads(m["data"])["text"] for m in chats] == ["before", "<b>live</b>"]
     assert json.loads(chats[0]["data"])["n"] == first
     assert all("id" not in m for m in chats)  # Last-Event-ID stays the game's version
+    # an operator hides a message the stream has shown: the stream says so, at once
+    db = Database(live.database_url, max_size=1, service_role=False)
+    try:
+        assert chat.hide(EventStore(db), uuid.UUID(gid), first, "test", "2026-01-01T00:00:00Z")
+    finally:
+        db.close()
+    gone = talk._first(lambda m: m.get("event") == "chat_hidden", 5)
+    assert gone is not None and json.loads(gone["data"]) == {"n": first} and "id" not in gone
+    _say(ann, gid, "after")
+    assert talk._first(lambda m: m.get("event") == "chat" and "after" in m["data"], 5) is not None
+    # a stream opened later, from the start: the hidden message is neither sent nor unsent
+    late = Stream(f"{live.url}/v1/games/{gid}/events/stream", bob.auth, {"max_seconds": 2, "chat_after": 0}).start()
+    assert late.ended.wait(10)
+    assert [(m["event"], json.loads(m["data"]).get("text")) for m in late.messages if m.get("event", "").startswith("chat")
+            ] == [("chat", "<b>live</b>"), ("chat", "after")]
     assert plain.ended.wait(10)
     assert not any(m.get("event") == "chat" for m in plain.messages)
 

@@ -96,6 +96,12 @@ export function chatPanel(gameId, session, query) {
     /** The last message number shown: where the game's stream picks the chat up. */
     get last() { return st.last; },
     /** Only the seated players write; the others read. */
+    /** An operator hid message n: it leaves the page. */
+    hide(n) {
+      const li = list.querySelector(`.chat-message[data-n='${Number(n)}']`);
+      if (li) li.remove();
+      empty.hidden = list.childElementCount > 0;
+    },
     seated(yes) { st.seated = yes; form.hidden = !yes; hint.hidden = !yes; watching.hidden = yes; },
     clear() { clear(list); st.seen.clear(); st.last = 0; },
   };

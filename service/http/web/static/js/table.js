@@ -56,6 +56,7 @@ export function mount(main, gameId, session, inviteCode = null) {
     const path = `/v1/games/${gameId}/events/stream?chat_after=${chat.last}${query}`;
     st.stop = api.follow(path, ({ event, data }) => {
       if (event === "chat") { chat.add(data); return; }
+      if (event === "chat_hidden") { chat.hide(data.n); return; }
       if (data.version <= st.last) return;
       st.last = data.version;
       st.events.push(data);
