@@ -59,19 +59,25 @@ def unmute_effect(muted: str) -> Effect:
     return {"op": "unmute", "row": {"muted": muted}}
 
 
+# a message as readers see it, and the condition that leaves out what a reader must not see
+_MESSAGE = ("m.n, m.seat, m.player_id, p.name, p.handle, m.text, m.at FROM chat_messages m"
+            " LEFT JOIN players p ON p.player_id = m.player_id"
+            " WHERE m.stream_id = %s AND m.n > %s AND m.hidden_at IS NULL AND NOT (m.player_id = ANY(%s))")
+
+
+def _muted(conn: Any, reader: str | None) -> list[uuid.UUID]:
+    # read first, on their own: on Citus the mutes sit in the reader's shard, the messages in
+    # the chat's, and two single-shard reads beat one query across them
+    return [] if reader is None else [r[0] for r in conn.execute(
+        "SELECT muted FROM player_mutes WHERE player_id = %s", (reader,))]
+
+
 def messages(db: Database, chat: uuid.UUID, after: int, limit: int, reader: str | None) -> list[MessageRow]:
     """The chat's messages numbered above ``after``, in order: none hidden, none by a player
     ``reader`` muted."""
-    # the mutes read first, on their own: on Citus they sit in the reader's shard, the
-    # messages in the chat's, and two single-shard reads beat one query across them
     with db.connection() as conn:
-        muted = [] if reader is None else [r[0] for r in conn.execute(
-            "SELECT muted FROM player_mutes WHERE player_id = %s", (reader,))]
-        rows = conn.execute(
-            "SELECT m.n, m.seat, m.player_id, p.name, p.handle, m.text, m.at FROM chat_messages m"
-            " LEFT JOIN players p ON p.player_id = m.player_id"
-            " WHERE m.stream_id = %s AND m.n > %s AND m.hidden_at IS NULL AND NOT (m.player_id = ANY(%s))"
-            " ORDER BY m.n LIMIT %s", (chat, after, muted, limit)).fetchall()
+        rows = conn.execute("SELECT " + _MESSAGE + " ORDER BY m.n LIMIT %s",
+                            (chat, after, _muted(conn, reader), limit)).fetchall()
     return [MessageRow(*r) for r in rows]
 
 
@@ -82,12 +88,9 @@ def news(db: Database, chat: uuid.UUID, after: int, limit: int,
     of a message it may have shown. One query, so one snapshot: a message and a hide committed
     between two reads can never be passed over."""
     with db.connection() as conn:
-        muted = [] if reader is None else [r[0] for r in conn.execute(
-            "SELECT muted FROM player_mutes WHERE player_id = %s", (reader,))]
+        muted = _muted(conn, reader)
         rows = conn.execute(
-            "SELECT * FROM (SELECT m.n AS pos, m.n, m.seat, m.player_id, p.name, p.handle, m.text, m.at"
-            " FROM chat_messages m LEFT JOIN players p ON p.player_id = m.player_id"
-            " WHERE m.stream_id = %s AND m.n > %s AND m.hidden_at IS NULL AND NOT (m.player_id = ANY(%s))"
+            "SELECT * FROM (SELECT m.n AS pos, " + _MESSAGE +
             " UNION ALL SELECT m.hidden_version, m.n, NULL, NULL, NULL, NULL, NULL, NULL FROM chat_messages m"
             " WHERE m.stream_id = %s AND m.hidden_version > %s AND m.n <= %s AND NOT (m.player_id = ANY(%s))"
             ") x ORDER BY pos LIMIT %s", (chat, after, muted, chat, after, after, muted, limit)).fetchall()
