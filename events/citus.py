@@ -71,6 +71,11 @@ PLAN: dict[str, str] = {
     "mail_secrets": "player_id",
     "push_outbox": "player_id",
     "page_presence": "player_id",
+    # the game chat (sql/050): a chat's messages and reports with its own stream (the chat's
+    # stream id, derived from the game's), a player's mutes with the player's own stream
+    "chat_messages": "stream_id",
+    "chat_reports": "stream_id",
+    "player_mutes": "player_id",
     "schema_migrations": "local",
 }
 

@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from events import players
+from events import chat, players
 from events.errors import ConcurrencyError
 from events.store import EventStore, NewEvent
 from service.model.account import Account, evolve, fold
@@ -39,6 +39,10 @@ def effects(pid: uuid.UUID, type_: str, data: Any, at: str) -> list[players.Effe
     if type_ == "SignInCodeUsed":
         assert when is not None
         return [players.signin_code_used_effect(uuid.UUID(data["code_id"]), when)]
+    if type_ == "PlayerMuted":  # a game chat's mutes (service/usecases/mutes.py)
+        return [chat.mute_effect(data["player_id"], at)]
+    if type_ == "PlayerUnmuted":
+        return [chat.unmute_effect(data["player_id"])]
     return []
 
 

@@ -142,6 +142,10 @@ BEGIN
         INSERT INTO webhooks (webhook_id, player_id, url, events)
         VALUES ((r->>'webhook_id')::uuid, (r->>'player_id')::uuid, r->>'url', names);
         INSERT INTO webhook_secrets (webhook_id, secret) VALUES ((r->>'webhook_id')::uuid, decode(r->>'secret', 'hex'));
+    -- the game chat's effects (sql/050), by name: a cluster distributed before 050 keeps
+    -- the fd_apply_plain it had then, which knows nothing of them
+    ELSIF op IN ('chat_message', 'chat_hidden', 'chat_report', 'mute', 'unmute') THEN
+        PERFORM fd_apply_chat(p_stream, p_effect);
     ELSE
         PERFORM fd_apply_plain(p_stream, p_effect);
     END IF;

@@ -136,6 +136,8 @@ class StreamQuery(Schema):
     after = fields.Integer(validate=validate.Range(min=0, max=MAX_SAFE), load_default=0)
     # the stream ends after this many seconds (never later than Config.stream_max_seconds)
     max_seconds = fields.Integer(validate=validate.Range(min=1, max=3600), load_default=None)
+    # with it, the stream also carries the game's chat messages numbered above it (docs/chat.md)
+    chat_after = fields.Integer(validate=validate.Range(min=0, max=MAX_SAFE), load_default=None)
 
 
 # ------------------------------------------------------------------ responses

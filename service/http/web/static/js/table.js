@@ -9,6 +9,7 @@ import { render, headline, yourMove } from "./board.js";
 import { historyPanel, peeksPanel, roundPanel, lastReveal } from "./history.js";
 import { countdown } from "./clock.js";
 import { rulesPage, rulesetTitle } from "./terms.js";
+import { chatPanel } from "./chat.js";
 
 async function allEvents(gameId, after, query) {
   const out = [];
@@ -26,6 +27,8 @@ export function mount(main, gameId, session, inviteCode = null) {
   clear(main).append(root);
   const query = inviteCode ? `&invite_code=${encodeURIComponent(inviteCode)}` : "";
   const st = { summary: null, view: null, events: [], last: 0, stop: null, streamSeat: null, timer: null, sending: false, closed: false };
+  // kept across draws (the words being typed stay); the game's stream brings its messages
+  const chat = chatPanel(gameId, session, query);
 
   const ctx = () => words.context(st.view || { seats: st.summary ? st.summary.seats : [], seat: null },
     st.summary && st.summary.options && st.summary.options.deck_profile === "spanish50");
@@ -50,8 +53,10 @@ export function mount(main, gameId, session, inviteCode = null) {
   function listen() {
     if (st.stop) st.stop();
     st.streamSeat = st.view ? st.view.seat : null;
-    const path = `/v1/games/${gameId}/events/stream${inviteCode ? `?invite_code=${encodeURIComponent(inviteCode)}` : ""}`;
-    st.stop = api.follow(path, ({ data }) => {
+    const path = `/v1/games/${gameId}/events/stream?chat_after=${chat.last}${query}`;
+    st.stop = api.follow(path, ({ event, data }) => {
+      if (event === "chat") { chat.add(data); return; }
+      if (event === "chat_hidden") { chat.hide(data.n); return; }
       if (data.version <= st.last) return;
       st.last = data.version;
       st.events.push(data);
@@ -96,6 +101,8 @@ export function mount(main, gameId, session, inviteCode = null) {
         whom: deadline.kind === "final_window" ? t("deadline.final_window") : list(deadline.seats.map(c.who)) })) : null,
       h("p", { class: "rules-link" }, h("a", { href: `#/rules/${rulesPage(view.ruleset)}`, id: "rules-link" },
         t("game.rules", { game: rulesetTitle(view.ruleset) })))));
+    chat.seated(view.seat !== null && view.seat !== undefined);
+    root.append(chat.el);  // beside the table on a wide screen (app.css), after the headline on a narrow one
     if (view.status === "open" || !view.table) root.append(waitingRoom(view, summary, c));
     else {
       root.append(render(view, c, spanish, over ? lastReveal(st.events) : null));
@@ -223,6 +230,7 @@ export function mount(main, gameId, session, inviteCode = null) {
   (async () => {
     try {
       await refresh(true);
+      await chat.load().catch(() => {});  // a game without a chat for this reader: none shown
       st.events = await allEvents(gameId, 0, query);
       st.last = st.events.length ? st.events[st.events.length - 1].version : 0;
       draw();
