@@ -19,14 +19,14 @@ from service.adapters.wakeups import Live
 from service.adapters.webhooks.delivery import DeliveryWorker, Policy
 from service.config import Config
 from service.http import health, problems, rate_limits, requests, web
-from service.http.routes import audit, game_events, game_life, games, me, notifications, orders, session
+from service.http.routes import audit, game_events, game_life, games, me, notifications, orders, ratings, session
 from service.model.game import Timeouts
 from service.usecases.dependencies import Dependencies
 from service.usecases.sweep import Sweeper
 
 #: the blueprints, in the order they are registered
 BLUEPRINTS = (health.bp, web.bp, audit.bp, problems.bp, games.bp, game_life.bp, me.bp, game_events.bp,
-              notifications.bp, session.bp, orders.bp)
+              notifications.bp, session.bp, orders.bp, ratings.bp)
 
 
 def dependencies(config: Config) -> Dependencies:

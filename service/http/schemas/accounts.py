@@ -58,6 +58,7 @@ class MeOut(Schema):
     vacation = fields.Nested(VacationOut)
     tokens = fields.Integer()
     locale = fields.String(allow_none=True)
+    bot = fields.Boolean()
 
 
 class TokenOut(Schema):
@@ -79,6 +80,8 @@ class ProfileOut(Schema):
     name = fields.String()
     on_vacation_until = fields.String(allow_none=True)
     games = fields.Raw()  # {played, won, rulesets: {name: {played, won}}}
+    bot = fields.Boolean()
+    ratings = fields.Raw()  # {ruleset: {rating, mu, sigma, games, provisional, history: [...]}}
 
 
 class NotificationsQuery(Schema):
