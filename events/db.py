@@ -25,6 +25,9 @@ _SHARD_SUFFIX = re.compile(r"_1\d{5,}$")  # Citus numbers shards from 102008 up
 _CONSTRAINT = re.compile(r'unique constraint "([^"]+)"')
 
 
+_MOVED = "facedown: ratings moved"  # sql/030's refusal of an append whose ratings moved
+
+
 @contextlib.contextmanager
 def translated() -> Iterator[None]:
     """Turn psycopg errors into store errors."""
@@ -42,12 +45,15 @@ def translated() -> Iterator[None]:
             pgerr.NumericValueOutOfRange, pgerr.DataException) as exc:
         raise InvalidData(str(exc).splitlines()[0]) from exc
     except pgerr.SerializationFailure as exc:
-        if "ratings moved" not in str(exc):
+        # sql/030: a rating moved since the append's ratings were computed (the append is undone)
+        if _MOVED not in str(exc):
             raise StoreError(str(exc).splitlines()[0]) from exc
         raise RatingsMoved(str(exc).splitlines()[0]) from exc
     except psycopg.OperationalError as exc:
         raise StoreUnavailable(str(exc).splitlines()[0] if str(exc) else "database unavailable") from exc
     except psycopg.Error as exc:
+        if _MOVED in str(exc):  # relayed from a Citus worker, maybe under another code
+            raise RatingsMoved(str(exc).splitlines()[0]) from exc
         raise StoreError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
 
 

@@ -75,7 +75,10 @@ def _recompute(games: list[dict[str, Any]]) -> dict[tuple[str, str], Any]:
     return now
 
 
-def _board(p: Player, ruleset: str) -> list[dict[str, Any]]:
+def _board(p: Player, ruleset: str, players: list[Player]) -> list[dict[str, Any]]:
+    """The leaderboard, read page by page, with only these players (a shared database may
+    hold other tests' players)."""
+    ids = {q.id for q in players}
     out, cursor = [], None
     while True:
         r = p.get(f"/v1/ratings/{ruleset}", params={"limit": 2, **({"cursor": cursor} if cursor else {})})
@@ -83,7 +86,8 @@ def _board(p: Player, ruleset: str) -> list[dict[str, Any]]:
         out += r.json()["ratings"]
         cursor = r.json()["next_cursor"]
         if cursor is None:
-            return out
+            assert [e["rating"] for e in out] == sorted((e["rating"] for e in out), reverse=True)
+            return [e for e in out if e["player"]["id"] in ids]
 
 
 def _check(url: str) -> Any:
@@ -91,7 +95,7 @@ def _check(url: str) -> Any:
 
 
 def test_ratings_are_openskill_over_the_games_in_the_order_they_ended(live: Live, clock: Clock) -> None:
-    ann, bob, cat, dan = (live.player(n) for n in ("ann", "bob", "cat", "dan"))
+    ann, bob, cat, dan = everyone = [live.player(n) for n in ("ann", "bob", "cat", "dan")]
     ended = []
     # two seats, played to the end
     g1 = _open([ann, bob], "cuatro-cartas", SHORT)
@@ -119,15 +123,14 @@ def test_ratings_are_openskill_over_the_games_in_the_order_they_ended(live: Live
     want = _recompute(games)
 
     for ruleset in ("cuatro-cartas", "pedro"):
-        board = _board(ann, ruleset)
+        board = _board(ann, ruleset, everyone)
         mine = {(ruleset, e["player"]["id"]): e for e in board}
         assert set(mine) == {k for k in want if k[0] == ruleset}
         for k, e in mine.items():
             assert e["mu"] == pytest.approx(want[k].mu, abs=1e-9) and e["sigma"] == pytest.approx(want[k].sigma, abs=1e-9)
             assert e["rating"] == pytest.approx(e["mu"] - 3 * e["sigma"], abs=1e-9)
             assert e["provisional"] is True and e["player"]["bot"] is False
-        assert [e["rating"] for e in board] == sorted((e["rating"] for e in board), reverse=True)
-    assert {e["player"]["id"]: e["games"] for e in _board(ann, "cuatro-cartas")} == {
+    assert {e["player"]["id"]: e["games"] for e in _board(ann, "cuatro-cartas", everyone)} == {
         ann.id: 3, bob.id: 2, cat.id: 2, dan.id: 2}
 
     # each finished game shows its changes, each profile its history, game by game
@@ -155,7 +158,7 @@ def test_ratings_are_openskill_over_the_games_in_the_order_they_ended(live: Live
     rebuilt = CliRunner().invoke(main, ["ratings", "rebuild"], env={"DATABASE_URL": live.database_url})
     assert rebuilt.exit_code == 0, rebuilt.output
     assert _check(live.database_url).exit_code == 0
-    assert {e["player"]["id"]: e["mu"] for e in _board(ann, "pedro")}[bob.id] == pytest.approx(
+    assert {e["player"]["id"]: e["mu"] for e in _board(ann, "pedro", everyone)}[bob.id] == pytest.approx(
         want[("pedro", bob.id)].mu, abs=1e-9)
 
 
@@ -176,7 +179,7 @@ def test_unrated_games_and_games_of_bot_accounts_change_nothing(live: Live, cloc
     for gid in (unrated, with_bot):
         game = _game(ann, gid)
         assert game["status"] == "finished" and game["rating_changes"] is None
-    assert _board(ann, "pedro") == []
+    assert _board(ann, "pedro", [ann, bob, robo]) == []
     profile = ann.get(f"/v1/players/{robo.get('/v1/me').json()['handle']}").json()
     assert profile["bot"] is True and profile["ratings"] == {}
     assert _check(live.database_url).exit_code == 0
