@@ -15,9 +15,9 @@ from domain import rules
 from service.model.game import Game
 
 MODEL = PlackettLuce()  # the defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
-#: a rating is provisional while its sigma is at or above this (it starts at 25/3 ≈ 8.33;
-#: with the defaults, about a dozen games bring it below 5)
-PROVISIONAL_SIGMA = 5.0
+#: a rating is provisional while its sigma is at or above this (it starts at 25/3 ≈ 8.33; with
+#: the defaults, 10 to 17 games against players of all sorts bring it below 6: docs/ratings.md)
+PROVISIONAL_SIGMA = 6.0
 
 
 @dataclass(frozen=True, slots=True)
