@@ -1,5 +1,6 @@
 // The web client's entry: the language (i18n.js), the session, the routes (#/, #/lobby,
-// #/game/ID, #/join/ID/CODE, #/replay/ID, #/rules/PAGE/HEADING, #/account), what waits for the
+// #/game/ID, #/join/ID/CODE, #/replay/ID, #/rules/PAGE/HEADING, #/account, #/ratings/RULESET,
+// #/player/HANDLE), what waits for the
 // player (waiting.js), and the service worker that keeps the shell for offline use.
 import { h, clear } from "./dom.js";
 import * as api from "./api.js";
@@ -10,6 +11,7 @@ import * as lobby from "./lobby.js";
 import * as table from "./table.js";
 import * as replay from "./replay.js";
 import * as rules from "./rules.js";
+import * as ratings from "./ratings.js";
 import * as waiting from "./waiting.js";
 import "./clock.js";
 
@@ -70,7 +72,7 @@ function askSession(mine, parts) {
 }
 
 const TITLES = { lobby: "nav.lobby", game: "title.game", join: "title.game", replay: "title.replay", rules: "nav.rules",
-  account: "nav.account" };
+  account: "nav.account", ratings: "nav.ratings", player: "title.player" };
 
 function route() {
   const hash = location.hash || "#/";
@@ -92,6 +94,8 @@ function route() {
     case "replay": unmount = replay.mount(main, parts[1]); break;
     case "rules": unmount = rules.mount(main, parts[1], parts[2]); break;
     case "account": unmount = mountAccount(main, session, signedOut); break;
+    case "ratings": unmount = ratings.mountBoard(main, parts[1]); break;
+    case "player": unmount = ratings.mountProfile(main, parts[1]); break;
     default: unmount = inbox.mount(main); break;
   }
 }
