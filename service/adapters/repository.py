@@ -241,9 +241,12 @@ class GameRepository:
             snap = Snapshot(version, snapshots.fingerprint(), snapshots.dumps(game))
         gid = uuid.UUID(game.id)
         before = cur.game if cur.version else None
-        # the ratings' update comes before the notifications: its row locks are taken first
-        rated = ratings.ending(self.db, before, game)
-        news = ratings.told(notifications.of_append(before, game, version, self.timeouts, decision.timed_out), rated)
+        news = notifications.of_append(before, game, version, self.timeouts, decision.timed_out)
+        # a rated game's end: its ratings' update comes before the notifications (its row locks
+        # are taken first), and each game_over says the player's change
+        rated = ratings.ending(self.db, before, game) if game.status == "finished" else None
+        if rated is not None:
+            news = ratings.told(news, rated)
         effects = [index_effect(game, version, events), *([rated.effect] if rated else [])]
         if news:
             effects.append(effect([_item(n) for n in news]))
