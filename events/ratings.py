@@ -69,11 +69,16 @@ def effect(ruleset: str, entries: Sequence[Entry], at: datetime | None = None) -
 
 
 def current(db: Database, ruleset: str, player_ids: Sequence[str]) -> dict[str, tuple[float, float, int]]:
-    """player id -> (mu, sigma, games) of those who have a rating in the ruleset."""
+    """player id -> (mu, sigma, games) of those who have a rating in the ruleset. One read per
+    player, by their key: on Citus each goes to the player's one shard."""
+    out = {}
     with db.connection() as conn:
-        return {str(r[0]): (r[1], r[2], r[3]) for r in conn.execute(
-            "SELECT player_id, mu, sigma, games FROM ratings WHERE ruleset = %s AND player_id = ANY(%s)",
-            (ruleset, [uuid.UUID(p) for p in player_ids]))}
+        for p in player_ids:
+            row = conn.execute("SELECT mu, sigma, games FROM ratings WHERE player_id = %s AND ruleset = %s",
+                               (uuid.UUID(p), ruleset)).fetchone()
+            if row is not None:
+                out[p] = (row[0], row[1], row[2])
+    return out
 
 
 _BOARD = ("SELECT t.player_id, t.ruleset, t.mu, t.sigma, t.rating, t.games, p.name, p.handle, p.bot"
