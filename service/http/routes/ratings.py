@@ -19,4 +19,4 @@ def board(ruleset: str) -> ResponseReturnValue:
         raise Problem("not-found", f"no ruleset {ruleset!r}")
     q = load_query(_query)
     out = ratings.board(deps(), ruleset, q["cursor"], q["limit"])
-    return reply(_board_out, out, 200, {"Cache-Control": "public, max-age=30"})
+    return reply(_board_out, out, 200, {"Cache-Control": "no-cache"})  # a game that ends moves it at once
