@@ -18,3 +18,20 @@ from tests.service.usecases.test_ratings_races import (  # noqa: F401
 def database_url(coordinator: str) -> str:
     """The session's shared distributed database: the test's players are its own."""
     return coordinator
+
+
+def test_the_command_that_ends_a_rated_game_and_its_reads_are_routed_to_one_shard_each(
+        coordinator: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ratings read at a game's end (one player at a time, by key), the append that writes
+    them (delegated to the game's node), and the game's changes read with its summary."""
+    from tests.citus.test_routing import _check, recording
+    from tests.service.helpers import serve, start_game
+
+    for live in serve(coordinator):
+        gid, (ann, bob) = start_game(live, "pedro", 2, {})
+        with recording(monkeypatch) as seen:
+            assert bob.post(f"/v1/games/{gid}/resign").status_code == 200
+            game = ann.get(f"/v1/games/{gid}").json()
+        assert game["status"] == "finished" and [c["rank"] for c in game["rating_changes"]] == [1, 2]
+        assert any("FROM ratings" in q for q, _ in seen) and any("FROM game_ratings" in q for q, _ in seen)
+        _check(coordinator, seen)
