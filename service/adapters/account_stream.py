@@ -20,7 +20,8 @@ def effects(pid: uuid.UUID, type_: str, data: Any, at: str) -> list[players.Effe
     """The read-model writes of one player event (the same in its append and in a rebuild)."""
     when = moment(at) if at else None
     if type_ == "PlayerRegistered":
-        return [players.player_effect(pid, data["name"], data["token_sha256"], data.get("handle"), when)]
+        return [players.player_effect(pid, data["name"], data["token_sha256"], data.get("handle"), when,
+                                      bool(data.get("bot")))]
     if type_ == "HandleChanged":
         return [players.handle_effect(pid, data["handle"])]
     if type_ == "TokenIssued":

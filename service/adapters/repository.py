@@ -26,6 +26,7 @@ from events.db import Database
 from events.errors import ConcurrencyError, IdempotencyConflict, InvalidData
 from events.notifications import Item, effect
 from events.store import AppendResult, EventStore, NewEvent, Snapshot
+from service.adapters import ratings
 from service.adapters.wakeups import Live
 from service.model import fairness, notifications, snapshots, views
 from service.model.caches import Lru
@@ -239,16 +240,21 @@ class GameRepository:
         if cur.version == 0 or version // SNAPSHOT_EVERY != cur.version // SNAPSHOT_EVERY or game.status == "finished":
             snap = Snapshot(version, snapshots.fingerprint(), snapshots.dumps(game))
         gid = uuid.UUID(game.id)
-        news = notifications.of_append(cur.game if cur.version else None, game, version, self.timeouts,
-                                       decision.timed_out)
-        effects = [index_effect(game, version, events)]
+        before = cur.game if cur.version else None
+        news = notifications.of_append(before, game, version, self.timeouts, decision.timed_out)
+        # a rated game's end: its ratings' update comes before the notifications (its row locks
+        # are taken first), and each game_over says the player's change
+        rated = ratings.ending(self.db, before, game) if game.status == "finished" else None
+        if rated is not None:
+            news = ratings.told(news, rated)
+        effects = [index_effect(game, version, events), *([rated.effect] if rated else [])]
         if news:
             effects.append(effect([_item(n) for n in news]))
         try:
             result: AppendResult = self.store.append(
                 gid, cur.version, events, snapshot=snap, notify=False, effects=effects,
                 command_id=idem.key if idem else None, request_hash=idem.request_hash if idem else None)
-        except ConcurrencyError:
+        except ConcurrencyError:  # the stream moved on, or a player's rating did (RatingsMoved)
             return None
         except IdempotencyConflict:
             raise _key_reused() from None

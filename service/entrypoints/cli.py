@@ -101,7 +101,7 @@ def deadlines_sweep() -> None:
 
 def _register_optional_commands() -> None:
     """Sub-commands that live in their own modules."""
-    from service.entrypoints import cli_audit, cli_clients, cli_moderation, cli_simulate
+    from service.entrypoints import cli_audit, cli_clients, cli_moderation, cli_ratings, cli_simulate
     from service.tools.bench.cli import bench
     from service.tools.check.cli import check
 
@@ -112,6 +112,7 @@ def _register_optional_commands() -> None:
     main.add_command(cli_clients.conformance)
     main.add_command(check)
     main.add_command(cli_moderation.moderation)
+    main.add_command(cli_ratings.ratings)
 
 
 _register_optional_commands()

@@ -19,8 +19,8 @@ from service.adapters.wakeups import Live
 from service.adapters.webhooks.delivery import DeliveryWorker, Policy
 from service.config import Config
 from service.http import health, problems, rate_limits, requests, web
-from service.http.routes import (audit, chat, game_events, game_life, games, me, notifications, orders, reach,
-                                 session, unsubscribe)
+from service.http.routes import (audit, chat, game_events, game_life, games, me, notifications, orders, ratings,
+                                 reach, session, unsubscribe)
 from service.model.game import Timeouts
 from service.usecases.dependencies import Dependencies
 from service.usecases.page_presence import Presence
@@ -29,7 +29,7 @@ from service.usecases.sweep import Sweeper
 
 #: the blueprints, in the order they are registered
 BLUEPRINTS = (health.bp, web.bp, audit.bp, problems.bp, games.bp, game_life.bp, me.bp, game_events.bp,
-              notifications.bp, session.bp, orders.bp, reach.bp, unsubscribe.bp, chat.bp)
+              notifications.bp, session.bp, orders.bp, reach.bp, unsubscribe.bp, chat.bp, ratings.bp)
 
 
 def dependencies(config: Config) -> Dependencies:

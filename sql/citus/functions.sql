@@ -146,6 +146,13 @@ BEGIN
     -- the fd_apply_plain it had then, which knows nothing of them
     ELSIF op IN ('chat_message', 'chat_hidden', 'chat_report', 'mute', 'unmute') THEN
         PERFORM fd_apply_chat(p_stream, p_effect);
+    -- the ratings' (sql/030), by name for the same reason: a game's rating changes, and a
+    -- bot's account marked as one after the player row is written
+    ELSIF op = 'ratings' THEN
+        PERFORM fd_apply_ratings(p_stream, r);
+    ELSIF op = 'player' AND coalesce((r->>'bot')::boolean, false) THEN
+        PERFORM fd_apply_plain(p_stream, p_effect);
+        UPDATE players SET bot = true WHERE player_id = (r->>'player_id')::uuid;
     ELSE
         PERFORM fd_apply_plain(p_stream, p_effect);
     END IF;

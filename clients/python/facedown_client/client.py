@@ -73,11 +73,17 @@ class Client:
 
     # -------------------------------------------------------------- players, rulesets, games
 
-    def register(self, name: str) -> Player:
-        """A new player; this client then acts as that player."""
-        player = Player.from_json(self.request("POST", "/v1/players", {"name": name}))
+    def register(self, name: str, bot: bool = False) -> Player:
+        """A new player (``bot``: a bot's account, shown as one, its games unrated by default);
+        this client then acts as that player."""
+        body: dict[str, Any] = {"name": name, "bot": True} if bot else {"name": name}
+        player = Player.from_json(self.request("POST", "/v1/players", body))
         self.token = player.token
         return player
+
+    def ratings(self, ruleset: str, cursor: str | None = None, limit: int | None = None) -> dict[str, Any]:
+        """A page of a ruleset's leaderboard, best first (``next_cursor`` for the next)."""
+        return self._get(f"/v1/ratings/{ruleset}", cursor=cursor, limit=limit)
 
     def as_player(self, token: str) -> Client:
         """Another client on the same server, acting with ``token``."""

@@ -41,7 +41,7 @@ def openapi() -> ResponseReturnValue:
 @per_address
 def create_player() -> ResponseReturnValue:
     data = load(_player_in, json_body())
-    out = accounts.register_player(deps(), data["name"])
+    out = accounts.register_player(deps(), data["name"], bot=data["bot"])
     return reply(_player_out, out, 201, {"Cache-Control": "no-store"})
 
 
@@ -57,7 +57,8 @@ def create_game() -> ResponseReturnValue:
     body = json_body()
     data = load(_create_in, body)
     entropy = bytes.fromhex(data["entropy"]) if data["entropy"] else None
-    opening = lobby.Opening(lobby.time_control(deps(), data["time_control"]), data["visibility"])
+    opening = lobby.Opening(lobby.time_control(deps(), data["time_control"]), data["visibility"],
+                            rated=data["rated"])
     cur, seat = lobby.create_game(deps(), who, data["ruleset"], data["seats"], data["options"], data["name"],
                                   data["take_seat"], entropy, idempotency_key(), body, opening)
     out = summary(cur.game, cur.version, cur.head) | {"your_seat": seat}

@@ -41,6 +41,7 @@ class PlayerIn(Schema):
         unknown = RAISE
 
     name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    bot = StrictBool(load_default=False)  # a bot's account: shown as one, its games unrated by default
 
 
 class GameIn(Schema):
@@ -70,6 +71,8 @@ class GameCreateIn(GameIn):
     # absent: the service's defaults; null: a game without a clock
     time_control = fields.Nested(TimeControlIn, allow_none=True, load_default=lambda: {})
     visibility = fields.String(validate=validate.OneOf(["public", "unlisted"]), load_default="public")
+    # absent: rated unless a bot account takes a seat (docs/ratings.md)
+    rated = StrictBool(load_default=None)
 
 
 class VoteIn(Schema):
@@ -146,6 +149,7 @@ class PlayerOut(Schema):
     id = fields.String()
     name = fields.String()
     token = fields.String()
+    bot = fields.Boolean()
 
 
 class SeatOut(Schema):
@@ -157,6 +161,7 @@ class SeatOut(Schema):
     reserved_for = fields.Raw(allow_none=True)  # {player_id, name} of an invited player
     timeouts_in_row = fields.Integer()
     vacation_until = fields.String(allow_none=True)
+    bot = fields.Boolean()  # the player's account is a bot's
 
 
 class DeadlineOut(Schema):
@@ -199,6 +204,8 @@ class GameOut(Schema):
     rematch_of = fields.String(allow_none=True)
     next_game = fields.String(allow_none=True)
     invite_code = fields.String()  # only to a seated player of an unlisted game
+    rated = fields.Boolean()
+    rating_changes = fields.Raw(allow_none=True)  # a finished rated game's: per seat, before and after
 
 
 class JoinOut(Schema):

@@ -9,7 +9,7 @@ const SHELL = [
   "/web/js/actions.js", "/web/js/choices.js", "/web/js/board.js", "/web/js/table.js", "/web/js/history.js", "/web/js/inbox.js",
   "/web/js/lobby.js", "/web/js/signin.js", "/web/js/replay.js", "/web/js/clock.js", "/web/js/i18n.js",
   "/web/js/terms.js", "/web/js/rules.js", "/web/js/waiting.js", "/web/js/reach.js", "/web/js/settings.js",
-  "/web/js/links.js", "/web/js/chat.js",
+  "/web/js/links.js", "/web/js/chat.js", "/web/js/ratings.js",
   "/web/i18n/en.json", "/web/i18n/es.json", "/web/i18n/pt-BR.json", "/web/i18n/pt-PT.json",
 ];
 
