@@ -19,14 +19,15 @@ from service.adapters.wakeups import Live
 from service.adapters.webhooks.delivery import DeliveryWorker, Policy
 from service.config import Config
 from service.http import health, problems, rate_limits, requests, web
-from service.http.routes import audit, game_events, game_life, games, me, notifications, orders, session
+from service.http.routes import (audit, game_events, game_life, games, me, notifications, orders, session,
+                                 transparency)
 from service.model.game import Timeouts
 from service.usecases.dependencies import Dependencies
 from service.usecases.sweep import Sweeper
 
 #: the blueprints, in the order they are registered
 BLUEPRINTS = (health.bp, web.bp, audit.bp, problems.bp, games.bp, game_life.bp, me.bp, game_events.bp,
-              notifications.bp, session.bp, orders.bp)
+              notifications.bp, session.bp, orders.bp, transparency.bp)
 
 
 def dependencies(config: Config) -> Dependencies:
@@ -57,6 +58,7 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
     app = Flask("facedown")
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     deps = app.extensions["facedown"] = dependencies(config)
+    deps.games.transparency.signer()  # the log key: made at the first start, kept (docs/fairness.md)
     if config.rate_limit_per_second > 0:
         limiter = rate_limits.RateLimiter(config.rate_limit_per_second, max(1.0, config.rate_limit_burst),
                                           clock=config.extra.get("monotonic", time.monotonic))

@@ -142,6 +142,9 @@ BEGIN
         INSERT INTO webhooks (webhook_id, player_id, url, events)
         VALUES ((r->>'webhook_id')::uuid, (r->>'player_id')::uuid, r->>'url', names);
         INSERT INTO webhook_secrets (webhook_id, secret) VALUES ((r->>'webhook_id')::uuid, decode(r->>'secret', 'hex'));
+    ELSIF op = 'log_finished' THEN
+        -- sql/040: a finished game's leaf of the server-wide log (reference tables)
+        PERFORM fd_log_finished((r->>'game_id')::uuid, r->>'note');
     ELSE
         PERFORM fd_apply_plain(p_stream, p_effect);
     END IF;

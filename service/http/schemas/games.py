@@ -242,6 +242,7 @@ class EventsOut(Schema):
 class CommandOut(Schema):
     version = fields.Integer()
     chain_head = fields.String()
+    checkpoint = fields.String()  # the game's signed checkpoint at version (docs/fairness.md)
     events = fields.Raw()  # EventOut-shaped objects (views.present_record), already JSON
     view = fields.Nested(ViewOut)
 
@@ -290,6 +291,7 @@ class OrderOut(Schema):
     order_id = fields.Integer()
     version = fields.Integer()
     chain_head = fields.String()
+    checkpoint = fields.String()
 
 
 class OrdersOut(Schema):
