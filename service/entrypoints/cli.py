@@ -101,13 +101,14 @@ def deadlines_sweep() -> None:
 
 def _register_optional_commands() -> None:
     """Sub-commands that live in their own modules."""
-    from service.entrypoints import cli_audit, cli_clients, cli_simulate
+    from service.entrypoints import cli_audit, cli_clients, cli_simulate, cli_witness
     from service.tools.bench.cli import bench
     from service.tools.check.cli import check
 
     main.add_command(cli_simulate.simulate)
     main.add_command(bench)
     main.add_command(cli_audit.audit)
+    main.add_command(cli_witness.witness)
     main.add_command(cli_clients.bot)
     main.add_command(cli_clients.conformance)
     main.add_command(check)
