@@ -1,0 +1,108 @@
+"""The checkpoints and proofs the API publishes (docs/fairness.md): each checked against the
+game's events as stored, recomputed here, and the log of finished games."""
+from __future__ import annotations
+
+import base64
+import uuid
+from typing import Any
+
+from click.testing import CliRunner
+
+from service.audit import export as exporting
+from service.entrypoints.cli import main
+from service.model.merkle import Tree, leaf_hash, verify_consistency, verify_inclusion
+from service.model.signed_notes import Checkpoint, VerifierKey, open_checkpoint
+from tests.transparency.helpers import finished_game, move, started_game
+
+
+def _key(client: Any) -> VerifierKey:
+    resp = client.get("/v1/log/key")
+    assert resp.status_code == 200
+    return VerifierKey.parse(resp.get_json()["vkey"])
+
+
+def _hashes(answer: Any) -> list[bytes]:
+    return [base64.b64decode(h) for h in answer["hashes"]]
+
+
+def _stored_tree(store: Any, gid: str) -> Tree:
+    return Tree(e.hash for e in store.read(uuid.UUID(gid)))
+
+
+def test_every_command_carries_the_signed_checkpoint_of_the_stored_events(make_app: Any, store: Any) -> None:
+    client = make_app().test_client()
+    key = _key(client)
+    gid, alice, bob = started_game(client)
+    answers = [a for a in (move(client, gid, (alice, bob)) for _ in range(6)) if a is not None]
+    assert len(answers) == 6
+    tree = _stored_tree(store, gid)
+    previous: Checkpoint | None = None
+    for answer in answers:
+        cp, _ = open_checkpoint(answer["checkpoint"], key)
+        assert cp.origin == f"{key.name}/game/{gid}"
+        assert cp.size == answer["version"] and cp.root == tree.root(cp.size)
+        if previous is not None:
+            proof = client.get(f"/v1/games/{gid}/proof/consistency?from={previous.size}&to={cp.size}").get_json()
+            verify_consistency(previous.size, cp.size, previous.root, cp.root, _hashes(proof))
+        previous = cp
+    latest = client.get(f"/v1/games/{gid}/checkpoint")
+    assert latest.status_code == 200 and latest.mimetype == "text/plain"
+    cp, _ = open_checkpoint(latest.get_data(as_text=True), key)
+    assert cp.size == tree.size and cp.root == tree.root()
+    for index in range(cp.size):  # every event's chain hash is a leaf
+        proof = client.get(f"/v1/games/{gid}/proof/inclusion?index={index}&size={cp.size}").get_json()
+        verify_inclusion(index, cp.size, tree.levels[0][index], _hashes(proof), cp.root)
+    bad = client.get(f"/v1/games/{gid}/proof/inclusion?index={cp.size}&size={cp.size}")
+    assert bad.status_code == 422 and bad.mimetype == "application/problem+json"
+    assert client.get(f"/v1/games/{gid}/proof/consistency?from=1&to={cp.size + 1}").status_code == 422
+    assert client.get(f"/v1/games/{uuid.uuid4()}/checkpoint").status_code == 404
+
+
+def test_a_checkpoint_holds_chain_hashes_only(make_app: Any, store: Any) -> None:
+    """The hidden-information rule: a checkpoint's text is the origin, the count of events and
+    the root of their chain hashes, nothing else (no card, not even a hash of one alone)."""
+    client = make_app().test_client()
+    key = _key(client)
+    gid, alice, bob = started_game(client)
+    note = client.get(f"/v1/games/{gid}/checkpoint").get_data(as_text=True)
+    tree = _stored_tree(store, gid)
+    assert open_checkpoint(note, key)[1].text == Checkpoint(f"{key.name}/game/{gid}", tree.size, tree.root()).text()
+
+
+def test_finished_games_are_leaves_of_the_server_log(make_app: Any, serve: Any, tmp_path: Any) -> None:
+    app = make_app()
+    client = app.test_client()
+    key = _key(client)
+    first, _, _ = finished_game(client)
+    log1, _ = open_checkpoint(client.get("/v1/log/checkpoint").get_data(as_text=True), key)
+    assert log1.origin == key.name and log1.size == 1
+    second, _, _ = finished_game(client)
+    log2, _ = open_checkpoint(client.get("/v1/log/checkpoint").get_data(as_text=True), key)
+    assert log2.size == 2
+    proof = client.get("/v1/log/proof/consistency?from=1&to=2").get_json()
+    verify_consistency(1, 2, log1.root, log2.root, _hashes(proof))
+    for index, gid in enumerate((first, second)):
+        final = client.get(f"/v1/games/{gid}/checkpoint").get_data(as_text=True)
+        answer = client.get(f"/v1/log/proof/inclusion?game={gid}&size=2").get_json()
+        assert answer["index"] == index
+        verify_inclusion(index, 2, leaf_hash(final.encode()), _hashes(answer), log2.root)
+    ongoing, _, _ = started_game(client)
+    assert client.get(f"/v1/log/proof/inclusion?game={ongoing}&size=2").status_code == 409
+    assert client.get("/v1/log/proof/inclusion?game=nonsense&size=2").status_code == 422
+    # the offline verifier: the export's tree, the final checkpoint, the game in the log
+    export = exporting.dumps(client.get(f"/v1/games/{first}/audit").get_json())
+    url = serve(app)
+    runner, path = CliRunner(), str(tmp_path / "game.json")
+    (tmp_path / "game.json").write_text(export)
+    ok = runner.invoke(main, ["audit", "verify", "-q", path, "--log", url, "--log-key", key.text()])
+    assert ok.exit_code == 0, ok.output
+    assert "leaf 0 of the log of 2 finished games" in ok.output
+    (tmp_path / "game.json").write_text(export.replace(first, second))  # its tree is not the other's
+    bad = runner.invoke(main, ["audit", "verify", "-q", path, "--log", url])
+    assert bad.exit_code == 1 and "transparency" in bad.output
+
+
+def test_the_log_key_is_made_once_and_kept(make_app: Any) -> None:
+    one = _key(make_app().test_client())
+    two = _key(make_app(log_name="another.example/log").test_client())
+    assert one == two  # the second process reads back the key (and name) the first kept
