@@ -100,7 +100,7 @@ def cosign(deps: Dependencies, body: str) -> dict[str, Any]:
     t = deps.games.transparency
     tree = t.log_tree()
     if cp.origin != t.signer().name or cp.size > tree.size or cp.extensions or cp.root != tree.root(cp.size):
-        raise Problem("conflict", f"this is not the checkpoint of {t.signer().name} at size {cp.size}")
+        raise Problem("checkpoint-mismatch", f"this is not the checkpoint of {t.signer().name} at size {cp.size}")
     known = {(k.name, k.id): k for k in witnesses(deps)}
     kept = []
     for sig in note.signatures:
@@ -112,5 +112,5 @@ def cosign(deps: Dependencies, body: str) -> dict[str, Any]:
         tlog.cosign(deps.db, f"{key.name}+{key.id.hex()}", cp.size, sig.line(), sig.timestamp, deps.clock())
         kept.append(key.name)
     if not kept:
-        raise Problem("forbidden", "no cosignature of a witness this server knows (FACEDOWN_WITNESS_KEYS)")
+        raise Problem("not-a-witness", "no cosignature of a witness this server knows (FACEDOWN_WITNESS_KEYS)")
     return {"size": cp.size, "witnesses": kept}
