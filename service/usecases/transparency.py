@@ -80,13 +80,29 @@ def log_consistency(deps: Dependencies, first: int, second: int) -> dict[str, An
 
 
 def witnesses(deps: Dependencies) -> list[VerifierKey]:
-    """The witnesses whose cosignatures are kept (``FACEDOWN_WITNESS_KEYS``)."""
+    """The witnesses whose cosignatures are kept (``FACEDOWN_WITNESS_KEYS``); ``ValueError``
+    naming the setting for one that is not a cosignature/v1 verifier key (``create_app``
+    checks them at the start, so a mistyped key stops the server, not a witness's request)."""
     keys = []
     for text in deps.config.witness_keys:
-        key = VerifierKey.parse(text)
-        if key.kind == COSIGNATURE_V1:
-            keys.append(key)
+        try:
+            key = VerifierKey.parse(text)
+        except NoteError as exc:
+            raise ValueError(f"FACEDOWN_WITNESS_KEYS: {text!r} is not a verifier key: {exc}") from None
+        if key.kind != COSIGNATURE_V1:
+            raise ValueError(f"FACEDOWN_WITNESS_KEYS: {key.name} is not a cosignature/v1 key (type 0x04): "
+                             "use the .vkey file of `facedown witness keygen`")
+        keys.append(key)
     return keys
+
+
+def start(deps: Dependencies) -> None:
+    """At the first start, the log key is made and kept; at every start, the settings checked."""
+    try:
+        deps.games.transparency.signer()
+    except NoteError as exc:
+        raise ValueError(f"FACEDOWN_LOG_NAME: {exc}") from None
+    witnesses(deps)
 
 
 def cosign(deps: Dependencies, body: str) -> dict[str, Any]:

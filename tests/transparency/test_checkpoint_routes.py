@@ -6,6 +6,7 @@ import base64
 import uuid
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from service.audit import export as exporting
@@ -106,3 +107,11 @@ def test_the_log_key_is_made_once_and_kept(make_app: Any) -> None:
     one = _key(make_app().test_client())
     two = _key(make_app(log_name="another.example/log").test_client())
     assert one == two  # the second process reads back the key (and name) the first kept
+
+
+def test_a_mistyped_setting_stops_the_server_at_its_start(make_app: Any) -> None:
+    with pytest.raises(ValueError, match="FACEDOWN_WITNESS_KEYS"):
+        make_app(witness_keys=("not-a-key",))
+    log_vkey = _key(make_app().test_client()).text()  # a type 0x01 key is not a witness's
+    with pytest.raises(ValueError, match="type 0x04"):
+        make_app(witness_keys=(log_vkey,))
