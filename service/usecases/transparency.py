@@ -26,6 +26,11 @@ def _version(deps: Dependencies, gid: uuid.UUID) -> int:
     return head[0]
 
 
+def checkpoint_at(deps: Dependencies, gid: uuid.UUID, version: int) -> str:
+    """The game's signed checkpoint at ``version``: what the answer to a change of it carries."""
+    return deps.games.transparency.game_checkpoint(gid, version)
+
+
 def game_checkpoint(deps: Dependencies, gid: uuid.UUID) -> str:
     """The game's latest signed checkpoint (its tree over every event's chain hash)."""
     return deps.games.transparency.game_checkpoint(gid, _version(deps, gid))

@@ -197,6 +197,7 @@ class GameOut(Schema):
     rematch_of = fields.String(allow_none=True)
     next_game = fields.String(allow_none=True)
     invite_code = fields.String()  # only to a seated player of an unlisted game
+    checkpoint = fields.String()  # only in the answer to a change of the game (docs/fairness.md)
 
 
 class JoinOut(Schema):
