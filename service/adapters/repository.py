@@ -250,7 +250,8 @@ class GameRepository:
         if news:
             effects.append(effect([_item(n) for n in news]))
         if game.status == "finished" and (cur.version == 0 or cur.game.status != "finished"):
-            # the final checkpoint joins the log of finished games in this very append
+            # the final checkpoint joins the log of finished games in this very append; last of
+            # the effects, so the log's one lock (sql/040) is the last one the append takes
             final = self.transparency.final_checkpoint(gid, cur.version, cur.head, events)
             effects.append(tlog.finished_effect(gid, final))
         try:

@@ -95,7 +95,7 @@ def _check_log(data: dict[str, object], log_url: str, log_key: str | None) -> bo
     import requests
 
     from service.audit.checkpoints import LogProof, TransparencyFailure, check_final_checkpoint, check_in_log
-    from service.model.signed_notes import NoteError, VerifierKey
+    from service.model.signed_notes import Checkpoint, NoteError, VerifierKey, parse_note
 
     base, gid = log_url.rstrip("/"), data.get("game_id")
     try:
@@ -103,7 +103,7 @@ def _check_log(data: dict[str, object], log_url: str, log_key: str | None) -> bo
         note = requests.get(f"{base}/v1/games/{gid}/checkpoint", timeout=30).content.decode("utf-8")
         cp = check_final_checkpoint(data, note, key)
         log_note = requests.get(f"{base}/v1/log/checkpoint", timeout=30).content.decode("utf-8")
-        size = int(log_note.split("\n")[1]) if log_note.count("\n") > 2 else 0
+        size = Checkpoint.parse(parse_note(log_note).text).size
         answer = requests.get(f"{base}/v1/log/proof/inclusion", params={"game": gid, "size": size}, timeout=30).json()
         log = check_in_log(note, LogProof(log_note, int(answer["index"]), answer["hashes"]), key)
     except (TransparencyFailure, NoteError, requests.RequestException, KeyError, TypeError, ValueError) as exc:
