@@ -79,3 +79,21 @@ def cosignatures(db: Database, size: int) -> list[str]:
     with db.connection() as conn:
         rows = conn.execute("SELECT line FROM log_cosignatures WHERE size = %s ORDER BY witness", (size,)).fetchall()
     return [str(r[0]) for r in rows]
+
+
+def unlogged_finished(db: Database) -> list[uuid.UUID]:
+    """Finished games that are not in the log (they finished before it existed), oldest first."""
+    with db.connection() as conn:
+        rows = conn.execute("SELECT g.stream_id FROM game_index g WHERE g.status = 'finished' AND NOT EXISTS"
+                            " (SELECT 1 FROM log_entries e WHERE e.game_id = g.stream_id)"
+                            " ORDER BY g.updated_at, g.stream_id").fetchall()
+    return [r[0] for r in rows]
+
+
+def log_finished(db: Database, game_id: uuid.UUID, note: str) -> int:
+    """Add a finished game's leaf outside its append, as the owner (``db``: the owner's pool; the
+    service's own role may not): a game that finished before the log existed. Its index."""
+    with db.connection() as conn:
+        row = conn.execute("SELECT fd_log_finished(%s, %s)", (game_id, note)).fetchone()
+    assert row is not None
+    return int(row[0])

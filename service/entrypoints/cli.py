@@ -76,6 +76,22 @@ def db_distribute(shard_count: int | None) -> None:
         click.echo("\n".join(done) if done else "already distributed")
 
 
+@db.command("backfill-log")
+def db_backfill_log() -> None:
+    """Put the games that finished before the log of finished games existed into it, oldest
+    first (docs/fairness.md). Idempotent: a game is never logged twice."""
+    from service.http.app import close_app, create_app
+    from service.usecases.transparency import backfill
+
+    with _database() as url:
+        app = create_app({"database_url": url})
+        try:
+            added = backfill(app.extensions["facedown"])
+        finally:
+            close_app(app)
+        click.echo(f"{len(added)} finished game(s) added to the log")
+
+
 @main.group()
 def deadlines() -> None:
     """Turn and final-window deadlines (docs/rules/README.md); `facedown serve` sweeps by itself."""

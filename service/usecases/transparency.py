@@ -135,3 +135,15 @@ def cosign(deps: Dependencies, body: str) -> dict[str, Any]:
     if not kept:
         raise Problem("not-a-witness", "no cosignature of a witness this server knows (FACEDOWN_WITNESS_KEYS)")
     return {"size": cp.size, "witnesses": kept}
+
+
+def backfill(deps: Dependencies) -> list[uuid.UUID]:
+    """Put in the log, oldest first, the games that finished before it existed (each with its
+    final checkpoint, signed now: the same note its own append would have written). As the
+    owner (``Dependencies.admin``). The games added."""
+    t = deps.games.transparency
+    added = []
+    for gid in tlog.unlogged_finished(deps.db):
+        tlog.log_finished(deps.admin(), gid, t.game_checkpoint(gid, _version(deps, gid)))
+        added.append(gid)
+    return added

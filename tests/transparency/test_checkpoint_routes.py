@@ -6,6 +6,7 @@ import base64
 import uuid
 from typing import Any
 
+import psycopg
 import pytest
 from click.testing import CliRunner
 
@@ -115,3 +116,25 @@ def test_a_mistyped_setting_stops_the_server_at_its_start(make_app: Any) -> None
     log_vkey = _key(make_app().test_client()).text()  # a type 0x01 key is not a witness's
     with pytest.raises(ValueError, match="type 0x04"):
         make_app(witness_keys=(log_vkey,))
+
+
+def test_games_finished_before_the_log_are_backfilled_once(make_app: Any, database_url: str) -> None:
+    client = make_app().test_client()
+    old, _, _ = finished_game(client)
+    with psycopg.connect(database_url, autocommit=True) as conn:  # as if it finished before sql/040
+        conn.execute("ALTER TABLE log_entries DISABLE TRIGGER USER")
+        conn.execute("DELETE FROM log_entries")
+        conn.execute("ALTER TABLE log_entries ENABLE TRIGGER USER")
+        conn.execute("UPDATE log_head SET size = 0")
+    assert client.get(f"/v1/log/proof/inclusion?game={old}&size=1").status_code == 409
+    runner = CliRunner()
+    out = runner.invoke(main, ["db", "backfill-log"], env={"DATABASE_URL": database_url})
+    assert out.exit_code == 0 and "1 finished game(s) added" in out.output, out.output
+    assert "0 finished game(s)" in runner.invoke(main, ["db", "backfill-log"], env={"DATABASE_URL": database_url}).output
+    fresh = make_app().test_client()  # a worker that did not read the log before
+    key = _key(fresh)
+    log, _ = open_checkpoint(fresh.get("/v1/log/checkpoint").get_data(as_text=True), key)
+    final = fresh.get(f"/v1/games/{old}/checkpoint").get_data(as_text=True)
+    answer = fresh.get(f"/v1/log/proof/inclusion?game={old}&size={log.size}").get_json()
+    assert log.size == 1 and answer["index"] == 0
+    verify_inclusion(0, 1, leaf_hash(final.encode()), _hashes(answer), log.root)
