@@ -88,9 +88,17 @@ class Transparency:
             if tree is None:
                 tree = Tree()
                 self._games.put(gid, tree)
-            if tree.size < size:
-                for h in tlog.chain_hashes(self.db, gid, tree.size, size):
-                    tree.append(h)
+        for _ in range(3):  # the query runs outside the lock: another request may grow the tree meanwhile
+            have = tree.size
+            if have >= size:
+                return tree
+            hashes = tlog.chain_hashes(self.db, gid, have, size)
+            with self._lock:
+                if tree.size == have:
+                    for h in hashes:
+                        tree.append(h)
+            if len(hashes) < size - have:
+                break
         if tree.size < size:
             raise Problem("not-found", f"the game has no version {size}")
         return tree
@@ -119,10 +127,13 @@ class Transparency:
 
     def log_tree(self) -> Tree:
         """The server-wide log, with every leaf committed so far."""
+        have = self._log.size
+        hashes = tlog.leaf_hashes(self.db, have)  # outside the lock, as a game's tree
         with self._lock:
-            for h in tlog.leaf_hashes(self.db, self._log.size):
-                self._log.append(h)
-            return self._log
+            if self._log.size == have:
+                for h in hashes:
+                    self._log.append(h)
+        return self._log
 
     def log_checkpoint(self) -> tuple[str, int]:
         """The log's signed checkpoint now, with the witnesses' cosignatures of that size; and the size."""

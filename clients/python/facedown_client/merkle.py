@@ -62,18 +62,22 @@ class Tree:
         return len(self.levels[0])
 
     def append(self, leaf: bytes) -> None:
-        """Add a leaf hash; completes the subtrees it closes."""
+        """Add a leaf hash; completes the subtrees it closes. The nodes above it are stored
+        first and the leaf last, so a reader in another thread that sees the new size finds
+        every node of it."""
         if len(leaf) != HASH_SIZE:
             raise ValueError("a leaf hash has 32 bytes")
-        self.levels[0].append(leaf)
-        level, node = 0, leaf
-        while len(self.levels[level]) % 2 == 0:
-            pair = self.levels[level][-2:]
-            node = node_hash(pair[0], pair[1])
-            level += 1
+        closed: list[bytes] = []
+        level, node, i = 0, leaf, self.size
+        while i % 2 == 1:  # the new node is a right child: its parent is complete
+            node = node_hash(self.levels[level][i - 1], node)
+            closed.append(node)
+            level, i = level + 1, i // 2
+        for level in range(len(closed), 0, -1):
             if len(self.levels) == level:
                 self.levels.append([])
-            self.levels[level].append(node)
+            self.levels[level].append(closed[level - 1])
+        self.levels[0].append(leaf)
 
     def _check(self, size: int) -> None:
         if not 0 <= size <= self.size:
