@@ -22,7 +22,7 @@ import binascii
 import hashlib
 import struct
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -211,6 +211,15 @@ class Signer:
     name: str
     seed: bytes  # the 32-byte Ed25519 private key (RFC 8032)
     kind: int = ED25519
+    # the key object, its public half and its verifier key, made once (each costs a scalar
+    # multiplication: a server signs a checkpoint with every command)
+    _key: Ed25519PrivateKey = field(init=False, repr=False, compare=False)
+    _verifier: VerifierKey = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        key = Ed25519PrivateKey.from_private_bytes(self.seed)
+        object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_verifier", VerifierKey(self.name, self.kind, key.public_key().public_bytes_raw()))
 
     @staticmethod
     def generate(name: str, kind: int = ED25519) -> Signer:
@@ -219,19 +228,18 @@ class Signer:
 
     @property
     def public(self) -> bytes:
-        return Ed25519PrivateKey.from_private_bytes(self.seed).public_key().public_bytes_raw()
+        return self._verifier.public
 
     @property
     def verifier(self) -> VerifierKey:
-        return VerifierKey(self.name, self.kind, self.public)
+        return self._verifier
 
     def sign(self, text: str, timestamp: int = 0) -> Signature:
         """This key's signature line on ``text`` (a cosignature at ``timestamp``)."""
-        key = Ed25519PrivateKey.from_private_bytes(self.seed)
         if self.kind == ED25519:
-            return Signature(self.name, self.verifier.id, key.sign(text.encode()))
+            return Signature(self.name, self.verifier.id, self._key.sign(text.encode()))
         stamp = struct.pack(">Q", timestamp)
-        return Signature(self.name, self.verifier.id, stamp + key.sign(cosigned_message(text, timestamp)))
+        return Signature(self.name, self.verifier.id, stamp + self._key.sign(cosigned_message(text, timestamp)))
 
     def skey(self) -> str:
         """The private key in the form Go's note signer reads: PRIVATE+KEY+name+hexid+base64(0x01 || seed)
