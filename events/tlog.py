@@ -61,12 +61,6 @@ def entry_of(db: Database, game_id: uuid.UUID) -> LogEntry | None:
     return None if row is None else LogEntry(row[0], row[1], row[2])
 
 
-def entry_at(db: Database, index: int) -> LogEntry | None:
-    with db.connection() as conn:
-        row = conn.execute("SELECT idx, game_id, note FROM log_entries WHERE idx = %s", (index,)).fetchone()
-    return None if row is None else LogEntry(row[0], row[1], row[2])
-
-
 def cosign(db: Database, witness: str, size: int, line: str, signed_at: int, now: datetime) -> bool:
     """Keep a witness's cosignature of the log at ``size`` (unless it kept one of a larger tree)."""
     with db.connection() as conn:

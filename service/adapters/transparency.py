@@ -25,7 +25,7 @@ from events.canonical import chain_hash, event_body
 from events.db import Database
 from events.store import NewEvent
 from service.model.caches import Lru
-from service.model.merkle import Tree, leaf_hash
+from service.model.merkle import Tree
 from service.model.problems import Problem
 from service.model.signed_notes import Checkpoint, Signer, VerifierKey, sign_note
 
@@ -144,14 +144,8 @@ class Transparency:
                               for line in tlog.cosignatures(self.db, size)), size
 
     def log_index(self, gid: uuid.UUID) -> int:
-        """The game's leaf index in the log; 409 while the game is not over (404 if unknown)."""
+        """The game's leaf index in the log; 409 while the game is not over."""
         entry = tlog.entry_of(self.db, gid)
         if entry is None:
             raise Problem("game-not-over", "the game is not in the log of finished games: it is not over")
         return entry.index
-
-    def log_entry_hash(self, gid: uuid.UUID) -> bytes:
-        entry = tlog.entry_of(self.db, gid)
-        if entry is None:
-            raise Problem("game-not-over", "the game is not in the log of finished games: it is not over")
-        return leaf_hash(entry.note.encode())

@@ -71,6 +71,7 @@ def log_inclusion(deps: Dependencies, gid: uuid.UUID, size: int, player: str | N
     """The finished game's leaf index in the log and the proof of it in the log of ``size``."""
     if not visible(deps, gid, player):
         raise Problem("not-found", f"no game {gid}")
+    _version(deps, gid)  # 404 unless it is a game
     t = deps.games.transparency
     index = t.log_index(gid)
     tree = t.log_tree()

@@ -91,6 +91,7 @@ def test_finished_games_are_leaves_of_the_server_log(make_app: Any, serve: Any, 
     ongoing, _, _ = started_game(client)
     assert client.get(f"/v1/log/proof/inclusion?game={ongoing}&size=2").status_code == 409
     assert client.get("/v1/log/proof/inclusion?game=nonsense&size=2").status_code == 422
+    assert client.get(f"/v1/log/proof/inclusion?game={uuid.uuid4()}&size=2").status_code == 404
     # the offline verifier: the export's tree, the final checkpoint, the game in the log
     export = exporting.dumps(client.get(f"/v1/games/{first}/audit").get_json())
     url = serve(app)
