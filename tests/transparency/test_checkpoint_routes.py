@@ -14,7 +14,7 @@ from service.audit import export as exporting
 from service.entrypoints.cli import main
 from service.model.merkle import Tree, leaf_hash, verify_consistency, verify_inclusion
 from service.model.signed_notes import Checkpoint, VerifierKey, open_checkpoint
-from tests.transparency.helpers import finished_game, move, started_game
+from tests.transparency.helpers import finished_game, move, player, started_game
 
 
 def _key(client: Any) -> VerifierKey:
@@ -139,3 +139,17 @@ def test_games_finished_before_the_log_are_backfilled_once(make_app: Any, databa
     answer = fresh.get(f"/v1/log/proof/inclusion?game={old}&size={log.size}").get_json()
     assert log.size == 1 and answer["index"] == 0
     verify_inclusion(0, 1, leaf_hash(final.encode()), _hashes(answer), log.root)
+
+
+def test_an_unlisted_game_s_checkpoint_and_proofs_are_hidden_from_strangers(make_app: Any) -> None:
+    client = make_app().test_client()
+    alice, stranger = player(client, "alice"), player(client, "stranger")
+    made = client.post("/v1/games", json={"ruleset": "least-score", "seats": 2, "take_seat": True,
+                                          "visibility": "unlisted"}, headers=alice)
+    assert made.status_code == 201, made.get_json()
+    gid = made.get_json()["id"]
+    assert client.get(f"/v1/games/{gid}/checkpoint", headers=alice).status_code == 200
+    for path in (f"/v1/games/{gid}/checkpoint", f"/v1/games/{gid}/proof/inclusion?index=0&size=1",
+                 f"/v1/log/proof/inclusion?game={gid}&size=1"):
+        assert client.get(path, headers=stranger).status_code == 404, path
+        assert client.get(path).status_code == 404, path
