@@ -95,12 +95,12 @@ class Client:
     def create_game(self, ruleset: str, seats: int, options: Mapping[str, Any] | None = None, **kw: Any) -> Game:
         """A new game (``name``, ``take_seat``, ``entropy`` as keywords)."""
         body = {"ruleset": ruleset, "seats": seats, "options": dict(options or {}), **kw}
-        return Game.from_json(self.request("POST", "/v1/games", body))
+        return Game.from_json(self._checked(self.request("POST", "/v1/games", body)))
 
     def join(self, game_id: str, entropy: str | None = None) -> Game:
         """Take the lowest free seat; the game as it is after the join."""
         body = {} if entropy is None else {"entropy": entropy}
-        return Game.from_json(self.request("POST", f"/v1/games/{game_id}/join", body)["game"])
+        return Game.from_json(self._checked(self.request("POST", f"/v1/games/{game_id}/join", body)["game"]))
 
     def game(self, game_id: str) -> Game:
         return Game.from_json(self._get(f"/v1/games/{game_id}"))
@@ -164,6 +164,12 @@ class Client:
         :class:`facedown_client.checkpoints.ForkError` if the server showed another history."""
         self.log_key()
         return self.checkpoints.check(game_id, note, self._consistency)
+
+    def _checked(self, game: Any) -> Any:
+        """A game in the answer to a change of it, its checkpoint checked (when it has one)."""
+        if isinstance(game, dict) and game.get("checkpoint"):
+            self.check_checkpoint(str(game["id"]), game["checkpoint"])
+        return game
 
     def checkpoint(self, game_id: str) -> Any:
         """The game's latest checkpoint, checked (see :meth:`check_checkpoint`)."""
