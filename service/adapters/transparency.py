@@ -1,7 +1,7 @@
 """Checkpoints and proofs of the games' trees and of the server-wide log (docs/fairness.md).
 
-* A game's tree has one leaf per event: its 32-byte chain hash (``events.hash``); its
-  checkpoint's origin is ``<log name>/game/<game id>``. Only hashes go in: a checkpoint
+* A game's tree has one leaf per event: its 32-byte chain hash (``events.hash``), hashed as
+  a leaf, SHA-256(0x00 || chain hash); its checkpoint's origin is ``<log name>/game/<game id>``. Only hashes go in: a checkpoint
   shows no card.
 * The server-wide log has one leaf per finished game: its final checkpoint, the signed note's
   bytes, written by the append that finishes the game; its origin is the log key's name.
@@ -25,7 +25,7 @@ from events.canonical import chain_hash, event_body
 from events.db import Database
 from events.store import NewEvent
 from service.model.caches import Lru
-from service.model.merkle import Tree
+from service.model.merkle import Tree, leaf_hash
 from service.model.problems import Problem
 from service.model.signed_notes import Checkpoint, Signer, VerifierKey, sign_note
 
@@ -54,7 +54,7 @@ class Transparency:
         self.db, self.wanted_name, self.clock = db, name, clock
         self._lock = threading.Lock()
         self._signer: Signer | None = None
-        self._games = Lru(TREE_CACHE_SIZE)  # game -> Tree of its chain hashes
+        self._games = Lru(TREE_CACHE_SIZE)  # game -> Tree of its chain hashes (as leaves)
         self._log = Tree()  # the server-wide log's leaf hashes, as far as this worker read them
 
     # ------------------------------------------------------------ the key
@@ -96,7 +96,7 @@ class Transparency:
             with self._lock:
                 if tree.size == have:
                     for h in hashes:
-                        tree.append(h)
+                        tree.append(leaf_hash(h))
             if len(hashes) < size - have:
                 break
         if tree.size < size:
@@ -110,7 +110,7 @@ class Transparency:
             tree: Tree | None = self._games.get_(gid)
             if tree is not None and tree.size == first - 1:
                 for h in hashes:
-                    tree.append(h)
+                    tree.append(leaf_hash(h))
 
     def game_checkpoint(self, gid: uuid.UUID, size: int) -> str:
         """The signed checkpoint of the game's tree at ``size`` events."""
@@ -120,7 +120,7 @@ class Transparency:
         """The checkpoint the game will have once ``events`` are appended after ``version`` (whose
         chain hash is ``head``): what the append that finishes a game puts in the log."""
         leaves = self.game_tree(gid, version).levels[0][:version]
-        tree = Tree([*leaves, *new_hashes(head, version + 1, events)])
+        tree = Tree([*leaves, *(leaf_hash(h) for h in new_hashes(head, version + 1, events))])
         return self.sign(self.game_origin(gid), tree.size, tree.root())
 
     # ------------------------------------------------------------ the server-wide log

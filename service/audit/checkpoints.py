@@ -30,7 +30,7 @@ class LogProof:
 def game_tree(data: Mapping[str, Any]) -> Tree:
     """The game's tree: one leaf per exported event, its chain hash."""
     try:
-        return Tree(bytes.fromhex(e["hash"]) for e in data["events"])
+        return Tree.of_entries(bytes.fromhex(e["hash"]) for e in data["events"])
     except (KeyError, TypeError, ValueError) as exc:
         raise TransparencyFailure(f"the export's chain hashes cannot make a tree: {exc}") from exc
 

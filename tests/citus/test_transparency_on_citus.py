@@ -50,7 +50,7 @@ def test_a_finished_game_is_in_the_log_and_its_checkpoint_is_its_events(served_c
     with connect(coordinator) as conn:
         hashes = [bytes(r[0]) for r in conn.execute(
             "SELECT hash FROM events WHERE stream_id = %s ORDER BY version", (uuid.UUID(finished_game),))]
-    assert cp.size == len(hashes) and cp.root == Tree(hashes).root()
+    assert cp.size == len(hashes) and cp.root == Tree.of_entries(hashes).root()
     log = _log(url, key)
     answer = requests.get(f"{url}/v1/log/proof/inclusion", params={"game": finished_game, "size": log.size},
                           timeout=30).json()

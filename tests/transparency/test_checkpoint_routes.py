@@ -15,6 +15,8 @@ from service.entrypoints.cli import main
 from service.model.merkle import Tree, leaf_hash, verify_consistency, verify_inclusion
 from service.model.signed_notes import Checkpoint, VerifierKey, open_checkpoint
 from tests.transparency.helpers import finished_game, move, player, started_game
+from tests.transparency.test_merkle import mth
+from tests.transparency.test_signed_notes import spec_checkpoint, spec_verify
 
 
 def _key(client: Any) -> VerifierKey:
@@ -28,7 +30,7 @@ def _hashes(answer: Any) -> list[bytes]:
 
 
 def _stored_tree(store: Any, gid: str) -> Tree:
-    return Tree(e.hash for e in store.read(uuid.UUID(gid)))
+    return Tree.of_entries(e.hash for e in store.read(uuid.UUID(gid)))
 
 
 def test_every_command_carries_the_signed_checkpoint_of_the_stored_events(make_app: Any, store: Any) -> None:
@@ -51,9 +53,13 @@ def test_every_command_carries_the_signed_checkpoint_of_the_stored_events(make_a
     assert latest.status_code == 200 and latest.mimetype == "text/plain"
     cp, _ = open_checkpoint(latest.get_data(as_text=True), key)
     assert cp.size == tree.size and cp.root == tree.root()
+    # the same, by the verifier and the tree hash written in the tests from the texts alone
+    text = spec_verify(latest.get_data(as_text=True), key.text())
+    chain = [e.hash for e in store.read(uuid.UUID(gid))]
+    assert spec_checkpoint(text) == (f"{key.name}/game/{gid}", len(chain), mth(chain))
     for index in range(cp.size):  # every event's chain hash is a leaf
         proof = client.get(f"/v1/games/{gid}/proof/inclusion?index={index}&size={cp.size}").get_json()
-        verify_inclusion(index, cp.size, tree.levels[0][index], _hashes(proof), cp.root)
+        verify_inclusion(index, cp.size, leaf_hash(chain[index]), _hashes(proof), cp.root)
     bad = client.get(f"/v1/games/{gid}/proof/inclusion?index={cp.size}&size={cp.size}")
     assert bad.status_code == 422 and bad.mimetype == "application/problem+json"
     assert client.get(f"/v1/games/{gid}/proof/consistency?from=1&to={cp.size + 1}").status_code == 422

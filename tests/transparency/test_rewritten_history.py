@@ -18,6 +18,7 @@ from service.model.merkle import leaf_hash
 from service.model.signed_notes import VerifierKey, open_note
 from tests.transparency.conftest import rewrite_event
 from tests.transparency.helpers import finished_game
+from tests.transparency.test_signed_notes import spec_verify
 
 
 def _play(client: Client, gid: str, seats: list[Client], moves: int) -> None:
@@ -72,6 +73,7 @@ def test_a_witness_cosigns_and_refuses_a_rewritten_log(make_app: Any, serve: Any
     note = client.get("/v1/log/checkpoint").get_data(as_text=True)
     _, keys = open_note(note, [key, VerifierKey.parse(vkey)])
     assert len(keys) == 2  # the log's signature and the witness's cosignature
+    assert spec_verify(note, vkey) == spec_verify(note, key.text())  # as a verifier from the C2SP texts reads it
     finished_game(client)
     assert witness_run(url, secret, state) == 0  # the log grew consistently: cosigned again
 
