@@ -10,7 +10,7 @@ from typing import Any
 import psycopg
 import pytest
 from click.testing import CliRunner
-from facedown_client import Client, ForkError
+from facedown_client import CheckpointError, Client, ForkError
 
 from service.entrypoints.cli import main
 from service.entrypoints.cli_witness import run as witness_run
@@ -74,8 +74,15 @@ def test_a_witness_cosigns_and_refuses_a_rewritten_log(make_app: Any, serve: Any
     _, keys = open_note(note, [key, VerifierKey.parse(vkey)])
     assert len(keys) == 2  # the log's signature and the witness's cosignature
     assert spec_verify(note, vkey) == spec_verify(note, key.text())  # as a verifier from the C2SP texts reads it
+    # a client that asks for this witness's cosignature gets the log's checkpoint
+    reader = Client(url)
+    assert reader.log_checkpoint([vkey]).size == 1
     finished_game(client)
+    with pytest.raises(CheckpointError, match="0 of the 1 cosignature"):
+        reader.log_checkpoint([vkey])  # the log grew: the witness has not seen this size yet
+    assert reader.log_checkpoint([vkey], quorum=0).size == 2
     assert witness_run(url, secret, state) == 0  # the log grew consistently: cosigned again
+    assert reader.log_checkpoint([vkey]).size == 2
 
     # the owner rewrites the first game and puts its new final checkpoint in the log
     first = client.get(f"/v1/games/{gid}/events?after=2").get_json()["events"][0]

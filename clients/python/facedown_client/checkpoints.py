@@ -18,7 +18,7 @@ from typing import Any
 
 from facedown_client.errors import FacedownError
 from facedown_client.merkle import ProofError, verify_consistency
-from facedown_client.signed_notes import Checkpoint, NoteError, VerifierKey, open_checkpoint
+from facedown_client.signed_notes import Checkpoint, NoteError, VerifierKey, open_checkpoint, open_note
 
 
 class CheckpointError(FacedownError):
@@ -88,6 +88,26 @@ class Checkpoints:
             if kept is None or kept.checkpoint.size < cp.size:
                 self.seen[game_id] = Seen(note, cp)
         return cp
+
+
+def cosigned_by(note: str, log: VerifierKey, witnesses: list[VerifierKey], quorum: int) -> Checkpoint:
+    """The log's checkpoint in ``note`` if the log key signed it and at least ``quorum`` of
+    ``witnesses`` cosigned it (cosignature/v1): only then has it been seen, consistent with what
+    they saw before, by someone other than the server."""
+    try:
+        parsed, good = open_note(note, [log, *witnesses])
+        cp = Checkpoint.parse(parsed.text)
+    except NoteError as exc:
+        raise CheckpointError(f"the log's checkpoint does not verify: {exc}") from exc
+    if log not in good:
+        raise CheckpointError("the log's checkpoint is not signed by the log key")
+    if cp.origin != log.name:
+        raise CheckpointError(f"a checkpoint of {cp.origin!r}, not of the log {log.name!r}")
+    seen = [k.name for k in good if k != log]
+    if len(seen) < quorum:
+        raise CheckpointError(f"the log's checkpoint of size {cp.size} has {len(seen)} of the {quorum} "
+                              f"cosignature(s) asked for ({', '.join(seen) or 'none'})")
+    return cp
 
 
 def hashes(answer: Any) -> list[bytes]:

@@ -9,16 +9,17 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import requests
 
-from facedown_client.checkpoints import Checkpoints, hashes
+from facedown_client.checkpoints import Checkpoints, cosigned_by, hashes
 from facedown_client.errors import FacedownError, ProblemError
 from facedown_client.models import (
     CommandResult, Event, Game, GameListItem, Notification, Player, View,
 )
+from facedown_client.signed_notes import VerifierKey
 
 RETRY_STATUSES = frozenset({429, 503})
 #: a connection that broke before the answer was whole: refused, reset, or cut off in the
@@ -170,6 +171,13 @@ class Client:
         if isinstance(game, dict) and game.get("checkpoint"):
             self.check_checkpoint(str(game["id"]), game["checkpoint"])
         return game
+
+    def log_checkpoint(self, witnesses: Sequence[str] = (), quorum: int | None = None) -> Any:
+        """The checkpoint of the server's log of finished games, signed by the log key and
+        cosigned by at least ``quorum`` (default: all) of these witnesses' verifier keys."""
+        log = VerifierKey.parse(self.log_key())
+        keys = [VerifierKey.parse(w) for w in witnesses]
+        return cosigned_by(self._text("/v1/log/checkpoint"), log, keys, len(keys) if quorum is None else quorum)
 
     def checkpoint(self, game_id: str) -> Any:
         """The game's latest checkpoint, checked (see :meth:`check_checkpoint`)."""
