@@ -84,6 +84,12 @@ PLAN: dict[str, str] = {
     "ratings": "player_id",
     "rating_history": "player_id",
     "game_ratings": "stream_id",
+    # transparency (sql/040): one server-wide log, its order, its key and its witnesses'
+    # cosignatures, written by the append that finishes a game on whichever node holds it
+    "log_keys": "reference",
+    "log_entries": "reference",
+    "log_head": "reference",
+    "log_cosignatures": "reference",
     "schema_migrations": "local",
 }
 

@@ -153,6 +153,9 @@ BEGIN
     ELSIF op = 'player' AND coalesce((r->>'bot')::boolean, false) THEN
         PERFORM fd_apply_plain(p_stream, p_effect);
         UPDATE players SET bot = true WHERE player_id = (r->>'player_id')::uuid;
+    ELSIF op = 'log_finished' THEN
+        -- sql/040: a finished game's leaf of the server-wide log (reference tables)
+        PERFORM fd_log_finished((r->>'game_id')::uuid, r->>'note');
     ELSE
         PERFORM fd_apply_plain(p_stream, p_effect);
     END IF;

@@ -16,6 +16,7 @@ from service.http.schemas import games as s
 from service.http.schemas import lists as ls
 from service.model.views import summary
 from service.usecases import accounts, listing as lists, lobby, playing, reading
+from service.usecases.transparency import checkpoint_at
 
 bp = Blueprint("games", __name__)
 OPENAPI = Path(__file__).resolve().parents[3] / "openapi.yaml"
@@ -61,7 +62,8 @@ def create_game() -> ResponseReturnValue:
                             rated=data["rated"])
     cur, seat = lobby.create_game(deps(), who, data["ruleset"], data["seats"], data["options"], data["name"],
                                   data["take_seat"], entropy, idempotency_key(), body, opening)
-    out = summary(cur.game, cur.version, cur.head) | {"your_seat": seat}
+    checkpoint = checkpoint_at(deps(), uuid.UUID(cur.game.id), cur.version)
+    out = summary(cur.game, cur.version, cur.head) | {"your_seat": seat, "checkpoint": checkpoint}
     if cur.game.visibility == "unlisted":
         out["invite_code"] = lobby.invite_code(deps(), uuid.UUID(cur.game.id))
     return reply(_game_out, out, 201, {"Location": f"/v1/games/{cur.game.id}", "ETag": f'"{cur.version}"'})
@@ -101,7 +103,8 @@ def join(game_id: uuid.UUID) -> ResponseReturnValue:
     data = load(_join_in, body)
     entropy = bytes.fromhex(data["entropy"]) if data["entropy"] else None
     cur, seat = lobby.join_game(deps(), game_id, who, entropy, idempotency_key(), body)
-    out = {"seat": seat, "game": summary(cur.game, cur.version, cur.head, deps().timeouts) | {"your_seat": seat}}
+    game = summary(cur.game, cur.version, cur.head, deps().timeouts)
+    out = {"seat": seat, "game": game | {"your_seat": seat, "checkpoint": checkpoint_at(deps(), game_id, cur.version)}}
     return reply(_join_out, out, 200, {"ETag": f'"{cur.version}"'})
 
 

@@ -206,6 +206,7 @@ class GameOut(Schema):
     invite_code = fields.String()  # only to a seated player of an unlisted game
     rated = fields.Boolean()
     rating_changes = fields.Raw(allow_none=True)  # a finished rated game's: per seat, before and after
+    checkpoint = fields.String()  # only in the answer to a change of the game (docs/fairness.md)
 
 
 class JoinOut(Schema):
@@ -251,6 +252,7 @@ class EventsOut(Schema):
 class CommandOut(Schema):
     version = fields.Integer()
     chain_head = fields.String()
+    checkpoint = fields.String()  # the game's signed checkpoint at version (docs/fairness.md)
     events = fields.Raw()  # EventOut-shaped objects (views.present_record), already JSON
     view = fields.Nested(ViewOut)
 
@@ -299,6 +301,7 @@ class OrderOut(Schema):
     order_id = fields.Integer()
     version = fields.Integer()
     chain_head = fields.String()
+    checkpoint = fields.String()
 
 
 class OrdersOut(Schema):
