@@ -12,6 +12,8 @@ distribute`` runs it alone. On plain PostgreSQL neither changes anything
   with the streams: a player's id is its own stream's id; so are what the notifications write
   beside them (the e-mail and push outboxes) and what that reads (the player's notification
   settings and push subscriptions);
+* each player's ratings and their history are distributed by the player id, co-located with
+  the streams, and a game's rating changes by the game's id;
 * the tokens' last use (``token_usage``) is distributed by the token id;
 * small tables read everywhere by other keys (players and handles, tokens, webhooks and their
   outbox, e-mail addresses and their verification tokens, the VAPID key) are reference
@@ -71,6 +73,23 @@ PLAN: dict[str, str] = {
     "mail_secrets": "player_id",
     "push_outbox": "player_id",
     "page_presence": "player_id",
+    # the game chat (sql/050): a chat's messages and reports with its own stream (the chat's
+    # stream id, derived from the game's), a player's mutes with the player's own stream
+    "chat_messages": "stream_id",
+    "chat_reports": "stream_id",
+    "player_mutes": "player_id",
+    # ratings (sql/030): a player's rating and history in the player's shard group, locked and
+    # written by the append that ends a game (on the game's node, across nodes as notifications
+    # are); a game's changes beside the game
+    "ratings": "player_id",
+    "rating_history": "player_id",
+    "game_ratings": "stream_id",
+    # transparency (sql/040): one server-wide log, its order, its key and its witnesses'
+    # cosignatures, written by the append that finishes a game on whichever node holds it
+    "log_keys": "reference",
+    "log_entries": "reference",
+    "log_head": "reference",
+    "log_cosignatures": "reference",
     "schema_migrations": "local",
 }
 

@@ -18,11 +18,14 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import set_json_dumps
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from events.errors import AppendOnly, Duplicate, InvalidData, StoreError, StoreUnavailable
+from events.errors import AppendOnly, Duplicate, InvalidData, RatingsMoved, StoreError, StoreUnavailable
 
 SERVICE_ROLE = "facedown_app"
 _SHARD_SUFFIX = re.compile(r"_1\d{5,}$")  # Citus numbers shards from 102008 up
 _CONSTRAINT = re.compile(r'unique constraint "([^"]+)"')
+
+
+_MOVED = "facedown: ratings moved"  # sql/030's refusal of an append whose ratings moved
 
 
 @contextlib.contextmanager
@@ -41,9 +44,16 @@ def translated() -> Iterator[None]:
     except (pgerr.UntranslatableCharacter, pgerr.CharacterNotInRepertoire, pgerr.InvalidTextRepresentation,
             pgerr.NumericValueOutOfRange, pgerr.DataException) as exc:
         raise InvalidData(str(exc).splitlines()[0]) from exc
+    except pgerr.SerializationFailure as exc:
+        # sql/030: a rating moved since the append's ratings were computed (the append is undone)
+        if _MOVED not in str(exc):
+            raise StoreError(str(exc).splitlines()[0]) from exc
+        raise RatingsMoved(str(exc).splitlines()[0]) from exc
     except psycopg.OperationalError as exc:
         raise StoreUnavailable(str(exc).splitlines()[0] if str(exc) else "database unavailable") from exc
     except psycopg.Error as exc:
+        if _MOVED in str(exc):  # relayed from a Citus worker, maybe under another code
+            raise RatingsMoved(str(exc).splitlines()[0]) from exc
         raise StoreError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
 
 

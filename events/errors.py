@@ -32,6 +32,16 @@ class ConcurrencyError(StoreError):
         self.actual = actual
 
 
+class RatingsMoved(ConcurrencyError):
+    """A player's rating changed between the read a game's new ratings were computed from and
+    the append that ends the game (another game of theirs ended first): nothing was written;
+    decide again (sql/030_ratings.sql)."""
+
+    def __init__(self, message: str) -> None:
+        StoreError.__init__(self, message)
+        self.expected = self.actual = -1
+
+
 class IdempotencyConflict(StoreError):
     """The command id was used before for a different request."""
 

@@ -30,6 +30,7 @@ class PlayerRow:
     handle: str | None = None
     vacation_from: datetime | None = None
     vacation_until: datetime | None = None
+    bot: bool = False  # a bot's account (registered as one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,13 +46,13 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 def player_effect(player_id: uuid.UUID, name: str, token_sha256: str, handle: str | None = None,
-                  created_at: datetime | None = None) -> Effect:
+                  created_at: datetime | None = None, bot: bool = False) -> Effect:
     """The registration's rows (the player and the token it came with) as an effect of
     :meth:`EventStore.append`: written in its own transaction, so that a crash cannot leave
     a registered player who cannot log in (and a handle already taken refuses the whole
     registration)."""
     return {"op": "player", "row": {"player_id": str(player_id), "name": name, "token_sha256": token_sha256,
-                                    "handle": handle, "created_at": _iso(created_at)}}
+                                    "handle": handle, "created_at": _iso(created_at), "bot": bot}}
 
 
 def handle_effect(player_id: uuid.UUID, handle: str) -> Effect:
@@ -136,7 +137,7 @@ def by_token_hash(db: Database, token_sha256: str) -> PlayerRow | None:
     return None if row is None else PlayerRow(row[0], row[1])
 
 
-_PLAYER = "SELECT player_id, name, handle, vacation_from, vacation_until FROM players"
+_PLAYER = "SELECT player_id, name, handle, vacation_from, vacation_until, bot FROM players"
 
 
 def by_handle(db: Database, handle: str) -> PlayerRow | None:
@@ -179,7 +180,7 @@ def account_rows(db: Database) -> list[tuple[Any, ...]]:
     """Every row of the players' projections (a rebuild must give them back as they were)."""
     with db.connection() as conn:
         players = [tuple(r) for r in conn.execute(
-            "SELECT player_id, name, token_sha256, handle, vacation_from, vacation_until, created_at FROM players"
+            "SELECT player_id, name, token_sha256, handle, vacation_from, vacation_until, created_at, bot FROM players"
             " ORDER BY player_id")]
         tokens = [tuple(r) for r in conn.execute(
             "SELECT token_id, player_id, token_sha256, label, created_at, revoked_at FROM player_tokens"

@@ -60,6 +60,11 @@ class Config:
     reach_worker: bool = False
     # the VAPID "sub" claim (RFC 8292): how a push service may reach the operator
     vapid_contact: str = "mailto:operator@facedown.invalid"
+    # transparency (docs/fairness.md): the name of the server's log key, kept with the key at
+    # the first start (empty: the public URL's host and "/log"); the witnesses whose
+    # cosignatures the server keeps, as verifier keys (type 0x04), separated by spaces or commas
+    log_name: str = ""
+    witness_keys: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
     @staticmethod
@@ -90,6 +95,8 @@ class Config:
             "mail_from": os.environ.get("FACEDOWN_MAIL_FROM", "").strip(),
             "push_allow_private": os.environ.get("FACEDOWN_PUSH_ALLOW_PRIVATE", "") == "1",
             "vapid_contact": os.environ.get("FACEDOWN_VAPID_CONTACT", "").strip() or Config.vapid_contact,
+            "log_name": os.environ.get("FACEDOWN_LOG_NAME", "").strip(),
+            "witness_keys": tuple(os.environ.get("FACEDOWN_WITNESS_KEYS", "").replace(",", " ").split()),
         }
         values.update(overrides)
         return Config(**values)

@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from events import players
+from events import chat, players
 from events.errors import ConcurrencyError
 from events.store import EventStore, NewEvent
 from service.model.account import Account, evolve, fold
@@ -20,7 +20,8 @@ def effects(pid: uuid.UUID, type_: str, data: Any, at: str) -> list[players.Effe
     """The read-model writes of one player event (the same in its append and in a rebuild)."""
     when = moment(at) if at else None
     if type_ == "PlayerRegistered":
-        return [players.player_effect(pid, data["name"], data["token_sha256"], data.get("handle"), when)]
+        return [players.player_effect(pid, data["name"], data["token_sha256"], data.get("handle"), when,
+                                      bool(data.get("bot")))]
     if type_ == "HandleChanged":
         return [players.handle_effect(pid, data["handle"])]
     if type_ == "TokenIssued":
@@ -39,6 +40,10 @@ def effects(pid: uuid.UUID, type_: str, data: Any, at: str) -> list[players.Effe
     if type_ == "SignInCodeUsed":
         assert when is not None
         return [players.signin_code_used_effect(uuid.UUID(data["code_id"]), when)]
+    if type_ == "PlayerMuted":  # a game chat's mutes (service/usecases/mutes.py)
+        return [chat.mute_effect(data["player_id"], at)]
+    if type_ == "PlayerUnmuted":
+        return [chat.unmute_effect(data["player_id"])]
     return []
 
 

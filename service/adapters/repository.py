@@ -20,12 +20,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from events import game_index
+from events import game_index, tlog
 from events.canonical import canonical
 from events.db import Database
 from events.errors import ConcurrencyError, IdempotencyConflict, InvalidData
 from events.notifications import Item, effect
 from events.store import AppendResult, EventStore, NewEvent, Snapshot
+from service.adapters import ratings
+from service.adapters.transparency import Transparency, new_hashes
 from service.adapters.wakeups import Live
 from service.model import fairness, notifications, snapshots, views
 from service.model.caches import Lru
@@ -112,6 +114,8 @@ class Appended:
     last: int
     records: tuple[Pending, ...] = ()
     decided_on: Current | None = None
+    # the signed checkpoint of the game's tree at ``last`` (docs/fairness.md)
+    checkpoint: str | None = None
 
     @property
     def duplicate(self) -> bool:
@@ -139,8 +143,10 @@ def _item(n: Notice) -> Item:
 class GameRepository:
     """Loads and appends games for one worker process, with its cache of the latest games."""
 
-    def __init__(self, store: EventStore, db: Database, live: Live, timeouts: Timeouts) -> None:
+    def __init__(self, store: EventStore, db: Database, live: Live, timeouts: Timeouts,
+                 transparency: Transparency) -> None:
         self.store, self.db, self.live, self.timeouts = store, db, live, timeouts
+        self.transparency = transparency
         # game -> Current: the latest game this worker folded. Shared between requests as
         # is: games and ruleset states are never mutated (tests/domain/test_state_immutability.py
         # holds every ruleset to it). Validated by version on every read (one query);
@@ -239,16 +245,26 @@ class GameRepository:
         if cur.version == 0 or version // SNAPSHOT_EVERY != cur.version // SNAPSHOT_EVERY or game.status == "finished":
             snap = Snapshot(version, snapshots.fingerprint(), snapshots.dumps(game))
         gid = uuid.UUID(game.id)
-        news = notifications.of_append(cur.game if cur.version else None, game, version, self.timeouts,
-                                       decision.timed_out)
-        effects = [index_effect(game, version, events)]
+        before = cur.game if cur.version else None
+        news = notifications.of_append(before, game, version, self.timeouts, decision.timed_out)
+        # a rated game's end: its ratings' update comes before the notifications (its row locks
+        # are taken first), and each game_over says the player's change
+        rated = ratings.ending(self.db, before, game) if game.status == "finished" else None
+        if rated is not None:
+            news = ratings.told(news, rated)
+        effects = [index_effect(game, version, events), *([rated.effect] if rated else [])]
         if news:
             effects.append(effect([_item(n) for n in news]))
+        if game.status == "finished" and (cur.version == 0 or cur.game.status != "finished"):
+            # the final checkpoint joins the log of finished games in this very append; last of
+            # the effects, so the log's one lock (sql/040) is the last one the append takes
+            final = self.transparency.final_checkpoint(gid, cur.version, cur.head, events)
+            effects.append(tlog.finished_effect(gid, final))
         try:
             result: AppendResult = self.store.append(
                 gid, cur.version, events, snapshot=snap, notify=False, effects=effects,
                 command_id=idem.key if idem else None, request_hash=idem.request_hash if idem else None)
-        except ConcurrencyError:
+        except ConcurrencyError:  # the stream moved on, or a player's rating did (RatingsMoved)
             return None
         except IdempotencyConflict:
             raise _key_reused() from None
@@ -256,6 +272,7 @@ class GameRepository:
             raise Problem("validation", f"the request cannot be stored: {exc}") from exc
         if result.duplicate:
             return Appended(None, result.first_version, result.last_version)
+        self.transparency.grown(gid, cur.version + 1, new_hashes(cur.head, cur.version + 1, events))
         after = Current(game, result.version, result.head)
         self._remember(gid, after)
         self._rulesets.put(gid, game.ruleset)
@@ -263,7 +280,8 @@ class GameRepository:
         for player in notifications.recipients(news):
             self.live.hint(notifications.wake_key(player), 0)
         records = pending(events, gid, cur.version + 1, decision.typed)
-        return Appended(after, result.first_version, result.last_version, tuple(records), cur)
+        return Appended(after, result.first_version, result.last_version, tuple(records), cur,
+                        self.transparency.game_checkpoint(gid, result.version))
 
     def create(self, decision: Decision, idem: Idempotency | None = None) -> Appended:
         """Append the first events of a new game's stream."""

@@ -76,6 +76,22 @@ def db_distribute(shard_count: int | None) -> None:
         click.echo("\n".join(done) if done else "already distributed")
 
 
+@db.command("backfill-log")
+def db_backfill_log() -> None:
+    """Put the games that finished before the log of finished games existed into it, oldest
+    first (docs/fairness.md). Idempotent: a game is never logged twice."""
+    from service.http.app import close_app, create_app
+    from service.usecases.transparency import backfill
+
+    with _database() as url:
+        app = create_app({"database_url": url})
+        try:
+            added = backfill(app.extensions["facedown"])
+        finally:
+            close_app(app)
+        click.echo(f"{len(added)} finished game(s) added to the log")
+
+
 @main.group()
 def deadlines() -> None:
     """Turn and final-window deadlines (docs/rules/README.md); `facedown serve` sweeps by itself."""
@@ -101,16 +117,19 @@ def deadlines_sweep() -> None:
 
 def _register_optional_commands() -> None:
     """Sub-commands that live in their own modules."""
-    from service.entrypoints import cli_audit, cli_clients, cli_simulate
+    from service.entrypoints import cli_audit, cli_clients, cli_moderation, cli_ratings, cli_simulate, cli_witness
     from service.tools.bench.cli import bench
     from service.tools.check.cli import check
 
     main.add_command(cli_simulate.simulate)
     main.add_command(bench)
     main.add_command(cli_audit.audit)
+    main.add_command(cli_witness.witness)
     main.add_command(cli_clients.bot)
     main.add_command(cli_clients.conformance)
     main.add_command(check)
+    main.add_command(cli_moderation.moderation)
+    main.add_command(cli_ratings.ratings)
 
 
 _register_optional_commands()

@@ -46,8 +46,12 @@ def export_cmd(game_id: uuid.UUID) -> None:
 @audit.command("verify")
 @click.argument("file", type=click.File("rb"))
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result, not the timeline.")
-def verify_cmd(file: click.utils.LazyFile, quiet: bool) -> None:
-    """Verify an exported game with no server and no database; exit 1 on any failure."""
+@click.option("--log", "log_url", default=None,
+              help="Also check the game's final checkpoint and its place in this server's log of finished games.")
+@click.option("--log-key", default=None, help="The log's verifier key (else the one the server shows).")
+def verify_cmd(file: click.utils.LazyFile, quiet: bool, log_url: str | None, log_key: str | None) -> None:
+    """Verify an exported game with no server and no database; exit 1 on any failure. With
+    --log, also check the server's signed checkpoints of it (docs/fairness.md)."""
     from service.audit import export as exporting
     from service.audit.timeline import render
     from service.audit.verify import verify_export
@@ -82,4 +86,29 @@ def verify_cmd(file: click.utils.LazyFile, quiet: bool) -> None:
                         if line.startswith(("RESULT", "  - ", "  checked: ", "  not checked", "verification")))
         out += "\n"
     click.echo(out, nl=False)
-    sys.exit(0 if report.ok else 1)
+    logged = _check_log(data, log_url, log_key) if log_url else True
+    sys.exit(0 if report.ok and logged else 1)
+
+
+def _check_log(data: dict[str, object], log_url: str, log_key: str | None) -> bool:
+    """The export's tree against the server's final checkpoint, and that checkpoint in the log."""
+    import requests
+
+    from service.audit.checkpoints import LogProof, TransparencyFailure, check_final_checkpoint, check_in_log
+    from service.model.signed_notes import Checkpoint, NoteError, VerifierKey, parse_note
+
+    base, gid = log_url.rstrip("/"), data.get("game_id")
+    try:
+        key = VerifierKey.parse(log_key or requests.get(f"{base}/v1/log/key", timeout=30).json()["vkey"])
+        note = requests.get(f"{base}/v1/games/{gid}/checkpoint", timeout=30).content.decode("utf-8")
+        cp = check_final_checkpoint(data, note, key)
+        log_note = requests.get(f"{base}/v1/log/checkpoint", timeout=30).content.decode("utf-8")
+        size = Checkpoint.parse(parse_note(log_note).text).size
+        answer = requests.get(f"{base}/v1/log/proof/inclusion", params={"game": gid, "size": size}, timeout=30).json()
+        log = check_in_log(note, LogProof(log_note, int(answer["index"]), answer["hashes"]), key)
+    except (TransparencyFailure, NoteError, requests.RequestException, KeyError, TypeError, ValueError) as exc:
+        click.echo(f"RESULT: FAILED, transparency: {exc}")
+        return False
+    click.echo(f"transparency: the final checkpoint (size {cp.size}) is signed by {key.name} and has the events' "
+               f"root; it is leaf {answer['index']} of the log of {log.size} finished games")
+    return True

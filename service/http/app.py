@@ -19,17 +19,19 @@ from service.adapters.wakeups import Live
 from service.adapters.webhooks.delivery import DeliveryWorker, Policy
 from service.config import Config
 from service.http import health, problems, rate_limits, requests, web
-from service.http.routes import (audit, game_events, game_life, games, me, notifications, orders, reach, session,
-                                 unsubscribe)
+from service.http.routes import (audit, chat, game_events, game_life, games, me, notifications, orders, ratings,
+                                 reach, session, transparency, unsubscribe)
 from service.model.game import Timeouts
 from service.usecases.dependencies import Dependencies
 from service.usecases.page_presence import Presence
 from service.usecases.reach_workers import ReachWorkers
 from service.usecases.sweep import Sweeper
+from service.usecases.transparency import start as start_transparency
 
 #: the blueprints, in the order they are registered
 BLUEPRINTS = (health.bp, web.bp, audit.bp, problems.bp, games.bp, game_life.bp, me.bp, game_events.bp,
-              notifications.bp, session.bp, orders.bp, reach.bp, unsubscribe.bp)
+              notifications.bp, session.bp, orders.bp, reach.bp, unsubscribe.bp, chat.bp, ratings.bp,
+              transparency.bp)
 
 
 def dependencies(config: Config) -> Dependencies:
@@ -60,6 +62,11 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
     app = Flask("facedown")
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     deps = app.extensions["facedown"] = dependencies(config)
+    try:
+        start_transparency(deps)  # the log key, made at the first start and kept (docs/fairness.md)
+    except ValueError:  # a mistyped setting: nothing left open behind the error
+        deps.close()
+        raise
     if config.rate_limit_per_second > 0:
         limiter = rate_limits.RateLimiter(config.rate_limit_per_second, max(1.0, config.rate_limit_burst),
                                           clock=config.extra.get("monotonic", time.monotonic))

@@ -156,3 +156,20 @@ def install(app: Flask, limiter: RateLimiter, claimed: Callable[[], str | None])
             if wait > 0:
                 raise too_many(wait, f"more than {budgets.costly.rate:g} costly requests per second from"
                                      " this address without a token; slow down")
+
+
+_budgets_lock = threading.Lock()
+
+
+def spend(name: str, key: str, rate: float, burst: float, what: str) -> None:
+    """Take one from ``key``'s bucket of the budget ``name`` (one per app, made on first use,
+    whatever the general limit: the game chat's, per player); 429 when it is spent."""
+    config = current_app.extensions["facedown"].config
+    with _budgets_lock:
+        budgets = current_app.extensions.setdefault("facedown_budgets", {})
+        limiter = budgets.get(name)
+        if limiter is None:
+            limiter = budgets[name] = RateLimiter(rate, burst, clock=config.extra.get("monotonic", time.monotonic))
+    wait = limiter.wait(key)
+    if wait > 0:
+        raise too_many(wait, f"more than {burst:g} {what} at once, or {rate * 60:g} a minute; slow down")

@@ -87,9 +87,11 @@ def long_poll(live: Live, key: str, wait_seconds: float, read: Callable[[], tupl
 
 
 def sse(live: Live, key: str, opening: str, read: Callable[[int], Page], after: int, seconds: float,
-        first: Callable[[], str] | None = None, page: tuple[str, uuid.UUID | None] | None = None) -> Response:
+        first: Callable[[], str] | None = None, page: tuple[str, uuid.UUID | None] | None = None,
+        also: tuple[str, ...] = ()) -> Response:
     """An event stream of what ``read(after)`` returns, for ``seconds`` (then the client
-    reconnects with ``Last-Event-ID``). ``first()`` is sent once, before the feed. ``page``:
+    reconnects with ``Last-Event-ID``). ``first()`` is sent once, before the feed. A hint for
+    ``key`` or any of ``also`` (a game's chat beside the game) wakes it. ``page``:
     (player, game or None) whose page holds the stream, recorded as open while it lasts
     (nothing is e-mailed about a game its player has open)."""
     config = settings()
@@ -98,7 +100,7 @@ def sse(live: Live, key: str, opening: str, read: Callable[[int], Page], after: 
     read = _in_turn(read, config.pool_size)
     if first is not None:
         first = _in_turn(first, config.pool_size)
-    body = _stream(live, key, opening, read, after, seconds, first, probe, config)
+    body = _stream(live, (key, *also), opening, read, after, seconds, first, probe, config)
     if presence is not None and page is not None:
         body = _present(body, presence, page)
     return Response(body, 200, mimetype="text/event-stream", headers=SSE_HEADERS)
@@ -121,12 +123,12 @@ def _present(body: Iterator[str], presence: Any, page: tuple[str, uuid.UUID | No
             close()
 
 
-def _stream(live: Live, key: str, opening: str, read: Callable[[int], Page], after: int, seconds: float,
+def _stream(live: Live, keys: tuple[str, ...], opening: str, read: Callable[[int], Page], after: int, seconds: float,
             first: Callable[[], str] | None, probe: ClientProbe, config: Any) -> Iterator[str]:
     start = time.monotonic()
     until, beat = start + seconds, start + config.stream_heartbeat_seconds
     try:
-        with live.waiters().watch(key) as watch:
+        with live.waiters().watch(*keys) as watch:
             probe.arm(watch.event.set)
             # sent at once: the client knows the stream is open (and how soon to reconnect)
             yield f"retry: 1000\n: {opening}\n\n"
@@ -138,7 +140,7 @@ def _stream(live: Live, key: str, opening: str, read: Callable[[int], Page], aft
                         pending_first = None
                     page = read(after)
                 except StoreError as exc:  # the database is away: say so, and keep waiting
-                    log.warning("stream %s: %s; waiting for the database", key, exc)
+                    log.warning("stream %s: %s; waiting for the database", keys[0], exc)
                     yield ": the database is unavailable; the stream resumes when it is back\n\n"
                     if wait(watch, probe, time.monotonic() + 2.0, 2.0, config.client_probe_seconds) == "gone":
                         return
@@ -160,7 +162,7 @@ def _stream(live: Live, key: str, opening: str, read: Callable[[int], Page], aft
                         config.client_probe_seconds) == "gone":
                     return
     except Exception:  # noqa: BLE001 - the headers are sent: end the stream, the client resumes
-        log.exception("event stream %s ended by an error", key)
+        log.exception("event stream %s ended by an error", keys[0])
     finally:
         probe.disarm()
 

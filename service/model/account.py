@@ -1,6 +1,6 @@
 """A player's own stream: registration, handle, tokens and vacations, folded into an Account.
 
-Events (stream kind ``player``): ``PlayerRegistered {name, token_sha256, handle?}``,
+Events (stream kind ``player``): ``PlayerRegistered {name, token_sha256, handle?, bot?}``,
 ``HandleChanged {handle}``, ``LocaleChosen {locale}``, ``TokenIssued {token_id, token_sha256, label}``,
 ``TokenRevoked {token_id}``, ``VacationStarted {from, until, days}``,
 ``VacationEnded {at, days_charged}``, ``SignInCodeIssued {code_id, code_sha256, expires_at}``,
@@ -66,6 +66,7 @@ class Account:
     vacations: tuple[Vacation, ...] = ()
     codes: tuple[SignInCode, ...] = ()
     locale: str | None = None  # the player's own choice of language; None: the browser's
+    bot: bool = False  # registered as a bot's account (docs/ratings.md)
 
     def live_tokens(self) -> list[Token]:
         return [t for t in self.tokens if not t.revoked]
@@ -82,7 +83,8 @@ class Account:
 
 def evolve(acct: Account | None, type_: str, data: Any, at: str, stream_id: str) -> Account:
     if type_ == "PlayerRegistered":
-        return Account(stream_id, data["name"], data.get("handle"), at, (Token(stream_id, "registration", at, data["token_sha256"]),))
+        return Account(stream_id, data["name"], data.get("handle"), at,
+                       (Token(stream_id, "registration", at, data["token_sha256"]),), bot=bool(data.get("bot")))
     assert acct is not None, "a player's stream starts with PlayerRegistered"
     if type_ == "HandleChanged":
         return replace(acct, handle=data["handle"])

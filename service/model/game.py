@@ -90,6 +90,7 @@ class SeatInfo:
     entropy: str
     status: str = "playing"  # "playing" | "resigned" | "bot" (played by a server bot)
     bot: str | None = None
+    bot_account: bool = False  # the player's account is a bot's (registered as one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +167,7 @@ class Game:
     ruleset_winners: tuple[int, ...] | None = None  # GameEnded's
     rematch_of: str | None = None
     next_game: str | None = None
+    rated: bool | None = None  # as opened: None, the default (service.model.ratings.is_rated)
 
     @property
     def status(self) -> str:
@@ -230,7 +232,8 @@ def _opened(stream_id: str, data: Mapping[str, Any], at: str) -> Game:
                 data["secret_commitment"], (None,) * seats, updated_at=at, time_control=tc,
                 visibility=data.get("visibility", "public"),
                 timeouts_before_vote=int(data.get("timeouts_before_vote", TIMEOUTS_BEFORE_VOTE)),
-                reserved=(None,) * seats, timeouts=(0,) * seats, rematch_of=data.get("rematch_of"))
+                reserved=(None,) * seats, timeouts=(0,) * seats, rematch_of=data.get("rematch_of"),
+                rated=data.get("rated"))
 
 
 def _put(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
@@ -249,7 +252,8 @@ def _service(game: Game, type_: str, data: Mapping[str, Any], at: str) -> Game:
     """The game after one of the service's own events (other than GameOpened)."""
     seat = data.get("seat")
     if type_ == "SeatTaken":
-        return replace(game, seats=_put(game.seats, seat, SeatInfo(data["player_id"], data["name"], data["entropy"])),
+        taken = SeatInfo(data["player_id"], data["name"], data["entropy"], bot_account=bool(data.get("bot_account")))
+        return replace(game, seats=_put(game.seats, seat, taken),
                        reserved=_put(game.reserved, seat, None))
     if type_ == "SecretRevealed":
         return replace(game, secret=data["secret"])

@@ -8,8 +8,9 @@ notification names a game, a version, seats and a kind, never a card.
 Kinds: ``game_started`` (every seat taken, the cards dealt), ``your_turn`` (the game now
 waits for this seat), ``can_react`` (a seat not waited for has a claim it may send on what
 just happened: a snap, a match, a pass), ``round_over``, ``game_over``, ``timed_out`` (the
-server played this seat's automatic action), ``invited`` (a seat is kept for the player), and
-from the sweeper ``deadline_soon``.
+server played this seat's automatic action), ``invited`` (a seat is kept for the player),
+from the sweeper ``deadline_soon``, and from the game chat ``chat`` (another seated player's
+message: its data the sender's handle and the words, ``service.model.chat.notice_data``).
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from service.model.views import deadline_out
 
 ENDED = frozenset({"finished", "aborted", "cancelled"})
 KINDS = ("your_turn", "can_react", "deadline_soon", "timed_out", "round_over", "game_over", "game_started",
-         "invited", "webhook_disabled")
+         "invited", "webhook_disabled", "chat")
 
 
 @dataclass(frozen=True, slots=True)

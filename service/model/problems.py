@@ -103,8 +103,18 @@ PROBLEMS: dict[str, ProblemType] = {
     "seat-not-playing": ProblemType(409, "The server plays this seat", "A command from a seat that resigned or "
                                     "that a bot plays after a vote.", "Take a bot's seat back with `POST "
                                     "/v1/games/{id}/reclaim`; a resigned seat sends nothing more."),
-    "game-not-over": ProblemType(409, "The game is not over", "A rematch of a game still open or in play.",
-                                 "Ask for the rematch once the game has finished or was aborted."),
+    "game-not-over": ProblemType(409, "The game is not over", "A rematch of a game still open or in play; the "
+                                 "proof of a game's place in the log of finished games before it has finished "
+                                 "(an aborted or cancelled game never enters that log).",
+                                 "Ask for the rematch, or the proof, once the game has finished."),
+    "not-a-witness": ProblemType(403, "Not a witness of this server", "A cosignature of the log's checkpoint "
+                                 "from a key that is not among the server's witnesses (`FACEDOWN_WITNESS_KEYS`).",
+                                 "Ask the server's operator to add your witness key (the `.vkey` file of "
+                                 "`facedown witness keygen`)."),
+    "checkpoint-mismatch": ProblemType(409, "Not this log's checkpoint", "A cosignature of a checkpoint that is "
+                                       "not the one this log signed at that size (another origin, root or size).",
+                                       "Cosign the checkpoint of `GET /v1/log/checkpoint`; if the log showed "
+                                       "another one of that size before, keep both: the log forked."),
     "handle-taken": ProblemType(409, "The handle is taken", "Another player has this handle (in any case).",
                                 "Choose another handle."),
     "too-many-tokens": ProblemType(409, "Too many tokens", "A player holds 20 live tokens already.",

@@ -5,8 +5,9 @@ The settings as ``GET /v1/me/notification-settings`` shows them::
 
     {"time_zone": "Europe/Lisbon", "quiet_hours": {"from": "22:00", "to": "07:30"} | null,
      "email": {"turn": "immediate" | "digest" | "off", "reminders": [86400, 7200],
-               "game_over": true, "invited": true},
-     "push": {"turn": true, "reminders": [86400, 7200], "game_over": true, "invited": true}}
+               "game_over": true, "invited": true, "chat": false},
+     "push": {"turn": true, "reminders": [86400, 7200], "game_over": true, "invited": true,
+              "chat": true}}
 
 What is stored is only what the player set (:func:`update` merges a PUT onto it); the defaults
 (:data:`DEFAULTS`) fill in the rest whenever the settings are read (:func:`effective`), so a
@@ -27,17 +28,18 @@ from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
 #: the kinds of notification an e-mail or a push may be about (the store's ``fd_reach_kinds``)
-CARRIED = ("your_turn", "game_over", "invited")
+CARRIED = ("your_turn", "game_over", "invited", "chat")
 TURN_MODES = ("immediate", "digest", "off")
 MAX_REMINDERS = 6
 MAX_LEAD = 30 * 86400  # the longest time control a game may have
 DEFAULTS: dict[str, Any] = {
     "time_zone": "UTC",
     "quiet_hours": None,
-    "email": {"turn": "digest", "reminders": [86400, 7200], "game_over": True, "invited": True},
-    "push": {"turn": True, "reminders": [86400, 7200], "game_over": True, "invited": True},
+    # a game chat's messages (docs/chat.md): pushed, and e-mailed only to who asks (then in a digest)
+    "email": {"turn": "digest", "reminders": [86400, 7200], "game_over": True, "invited": True, "chat": False},
+    "push": {"turn": True, "reminders": [86400, 7200], "game_over": True, "invited": True, "chat": True},
 }
-_CHANNEL_KEYS = ("turn", "reminders", "game_over", "invited")
+_CHANNEL_KEYS = ("turn", "reminders", "game_over", "invited", "chat")
 _HHMM = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
 
 
@@ -69,6 +71,7 @@ class EmailSettings:
     reminders: tuple[int, ...]
     game_over: bool
     invited: bool
+    chat: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +80,7 @@ class PushSettings:
     reminders: tuple[int, ...]
     game_over: bool
     invited: bool
+    chat: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +104,10 @@ class Settings:
                                                        "to": _hhmm(self.quiet_hours.end)}
         return {"time_zone": self.time_zone, "quiet_hours": quiet,
                 "email": {"turn": self.email.turn, "reminders": list(self.email.reminders),
-                          "game_over": self.email.game_over, "invited": self.email.invited},
+                          "game_over": self.email.game_over, "invited": self.email.invited,
+                          "chat": self.email.chat},
                 "push": {"turn": self.push.turn, "reminders": list(self.push.reminders),
-                         "game_over": self.push.game_over, "invited": self.push.invited}}
+                         "game_over": self.push.game_over, "invited": self.push.invited, "chat": self.push.chat}}
 
 
 def _hhmm(t: time) -> str:
@@ -177,12 +182,14 @@ def _email(value: Mapping[str, Any]) -> EmailSettings:
     if turn not in TURN_MODES:
         raise SettingsError("email.turn", f"must be one of {', '.join(TURN_MODES)}")
     return EmailSettings(turn, _leads(value["reminders"], "email.reminders"),
-                         _bool(value["game_over"], "email.game_over"), _bool(value["invited"], "email.invited"))
+                         _bool(value["game_over"], "email.game_over"), _bool(value["invited"], "email.invited"),
+                         _bool(value["chat"], "email.chat"))
 
 
 def _push(value: Mapping[str, Any]) -> PushSettings:
     return PushSettings(_bool(value["turn"], "push.turn"), _leads(value["reminders"], "push.reminders"),
-                        _bool(value["game_over"], "push.game_over"), _bool(value["invited"], "push.invited"))
+                        _bool(value["game_over"], "push.game_over"), _bool(value["invited"], "push.invited"),
+                        _bool(value["chat"], "push.chat"))
 
 
 def _merge(base: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
@@ -230,7 +237,7 @@ def follows(settings: Settings) -> tuple[tuple[str, ...], tuple[str, ...]]:
     settings (a turn is heard of for its reminders too, even when it is not sent itself)."""
     def kinds(turn_on: bool, channel: EmailSettings | PushSettings) -> tuple[str, ...]:
         wanted = {"your_turn": turn_on or bool(channel.reminders), "game_over": channel.game_over,
-                  "invited": channel.invited}
+                  "invited": channel.invited, "chat": channel.chat}
         return tuple(k for k in CARRIED if wanted[k])
 
     return kinds(settings.email.turn != "off", settings.email), kinds(settings.push.turn, settings.push)
@@ -241,7 +248,7 @@ def unsubscribe(kind: str) -> dict[str, Any] | None:
     of e-mail off), or None for e-mails a player asked for (a verification, a sign-in code)."""
     return {"your_turn": {"email": {"turn": "off"}}, "digest": {"email": {"turn": "off"}},
             "reminder": {"email": {"reminders": []}}, "game_over": {"email": {"game_over": False}},
-            "invited": {"email": {"invited": False}}}.get(kind)
+            "invited": {"email": {"invited": False}}, "chat": {"email": {"chat": False}}}.get(kind)
 
 
 # --- quiet hours ---------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from service.model.reach import Settings, quiet_end, wall_moments
 
 ASKED = ("verify_email", "signin_code")  # e-mails the player asked for: sent at once, always
-ABOUT_A_GAME = ("your_turn", "game_over", "invited", "reminder")
+ABOUT_A_GAME = ("your_turn", "game_over", "invited", "reminder", "chat")
 #: the moments of the day, on the player's clock, at which a digest goes (at most two a day)
 DIGEST_TIMES = (time(8, 0), time(18, 0))
 Action = Literal["send", "wait", "skip", "digest"]
@@ -104,7 +104,7 @@ def _wanted(settings: Settings, channel: str, kind: str, lead: int | None) -> bo
         return channel == "email" and settings.email.turn != "off"
     if kind == "reminder":
         return lead in chosen.reminders
-    if kind in ("game_over", "invited"):
+    if kind in ("game_over", "invited", "chat"):
         return bool(getattr(chosen, kind))
     return False
 
@@ -127,7 +127,7 @@ def decide(settings: Settings, channel: str, kind: str, now: datetime, *, deadli
     if channel == "email" and page_open and kind in ABOUT_A_GAME:
         # the player sees it on the page: a result needs no e-mail; what asks something of
         # them is held, and goes if they close the page without doing it
-        if kind == "game_over":
+        if kind in ("game_over", "chat"):
             return Decision("skip", reason="the game is open in a page")
         return Decision("wait", at=now + PAGE_HOLD, reason="the game is open in a page")
     if channel == "email" and kind == "your_turn" and settings.email.turn == "digest":
@@ -189,6 +189,11 @@ def game_over(game: Game, status: str, winners: Sequence[str] = ()) -> Message:
 
 def invited(game: Game, by: str | None) -> Message:
     return Message("invited", {"game": game.json(), "by": by})
+
+
+def chat(game: Game, handle: str, text: str) -> Message:
+    """A game chat's message: who wrote it and their words (nothing the server adds of the game)."""
+    return Message("chat", {"game": game.json(), "by": handle, "text": text})
 
 
 def digest(waiting: Sequence[Waiting]) -> Message | None:

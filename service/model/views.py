@@ -16,6 +16,7 @@ from domain.ruleset import Ruleset
 from service.model.clock import next_due, seat_deadlines, vacation_until
 from service.model.game import SERVICE_EVENTS, Game, moment, unreadable
 from service.model.caches import per_object
+from service.model.ratings import is_rated
 from service.model.seating import ranking
 
 
@@ -80,7 +81,8 @@ def seats_public(game: Game) -> list[dict[str, Any]]:
         out.append({"seat": i, "player_id": s.player_id if s else None, "name": s.name if s else None,
                     "entropy": s.entropy if s else None, "status": game.seat_status(i),
                     "reserved_for": {"player_id": kept.player_id, "name": kept.name} if kept else None,
-                    "timeouts_in_row": game.timeouts_of(i), "vacation_until": vacation_until(game, i)})
+                    "timeouts_in_row": game.timeouts_of(i), "vacation_until": vacation_until(game, i),
+                    "bot": bool(s and s.bot_account)})
     return out
 
 
@@ -93,7 +95,7 @@ def lifecycle_out(game: Game) -> dict[str, Any]:
             "ranking": ranking(game) if game.status == "finished" else None,
             "votes": [{"seat": v.seat, "voter": v.voter, "kind": v.kind} for v in game.votes],
             "timeouts_before_vote": game.timeouts_before_vote,
-            "rematch_of": game.rematch_of, "next_game": game.next_game}
+            "rematch_of": game.rematch_of, "next_game": game.next_game, "rated": is_rated(game)}
 
 
 def summary(game: Game, version: int, head: bytes, timeouts: object = None) -> dict[str, Any]:

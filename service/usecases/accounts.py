@@ -17,7 +17,7 @@ from service.adapters import account_stream
 from service.model.account import LOCALES, Account
 from service.model.game import iso, metadata
 from service.model.problems import Problem
-from service.usecases import vacation
+from service.usecases import ratings, vacation
 from service.usecases.dependencies import Dependencies
 
 HANDLE = re.compile(r"[A-Za-z0-9_-]{3,24}")
@@ -46,16 +46,18 @@ def _suggested(name: str) -> str:
     return (base if len(base) >= 3 else "player") + "-" + pysecrets.token_hex(3)
 
 
-def register_player(deps: Dependencies, name: str, handle: str | None = None) -> dict[str, Any]:
+def register_player(deps: Dependencies, name: str, handle: str | None = None, bot: bool = False) -> dict[str, Any]:
     """A new player with a token (shown once) and a handle (the one asked for, else one
-    made of the name)."""
+    made of the name); ``bot``: a bot's account, shown as one (its games unrated by default)."""
     token = pysecrets.token_urlsafe(32)
     digest = token_digest(token)
     pid = uuid.uuid4()
     chosen = valid_handle(handle) if handle is not None else _suggested(name)
     for _ in range(5):
         at = deps.now()
-        data = {"name": name, "token_sha256": digest, "handle": chosen}
+        data: dict[str, Any] = {"name": name, "token_sha256": digest, "handle": chosen}
+        if bot:
+            data["bot"] = True
         ev = NewEvent("PlayerRegistered", data, metadata(at, None, str(pid)))
         try:
             deps.store.append(pid, 0, [ev], kind="player", notify=False,
@@ -69,7 +71,7 @@ def register_player(deps: Dependencies, name: str, handle: str | None = None) ->
             continue
         except InvalidData as exc:
             raise Problem("validation", f"the name cannot be stored: {exc}") from exc
-        return {"id": str(pid), "name": name, "handle": chosen, "token": token}
+        return {"id": str(pid), "name": name, "handle": chosen, "token": token, "bot": bot}
     raise Problem("conflict", "no free handle was found; choose one")
 
 
@@ -90,7 +92,7 @@ def described(deps: Dependencies, acct: Account) -> dict[str, Any]:
             "vacation": vacation.balance(deps, acct), "tokens": len(acct.live_tokens()), "locale": acct.locale,
             "email": None if email is None else email.address,
             "email_verified": email is not None and email.verified_at is not None,
-            "email_sending": bool(deps.config.smtp_url)}
+            "email_sending": bool(deps.config.smtp_url), "bot": acct.bot}
 
 
 def change_handle(deps: Dependencies, pid: str, raw: Any) -> dict[str, Any]:
@@ -135,7 +137,8 @@ def profile(deps: Dependencies, handle: str) -> dict[str, Any]:
     record = game_index.record_of(deps.db, row.id)
     now = deps.clock()
     away = row.vacation_until is not None and row.vacation_from is not None and row.vacation_from <= now < row.vacation_until
-    return {"id": str(row.id), "handle": row.handle, "name": row.name,
+    return {"id": str(row.id), "handle": row.handle, "name": row.name, "bot": row.bot,
+            "ratings": ratings.of_player(deps, row.id),
             "on_vacation_until": iso(row.vacation_until) if away and row.vacation_until else None,
             "games": {"played": sum(p for p, _ in record.values()), "won": sum(w for _, w in record.values()),
                       "rulesets": {k: {"played": p, "won": w} for k, (p, w) in record.items()}}}

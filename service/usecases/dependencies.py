@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 from events.db import Database
 from events.store import EventStore
 from service.adapters.repository import GameRepository
+from service.adapters.transparency import Transparency, default_name
 from service.adapters.wakeups import Live
 from service.config import Config
 from service.model.caches import AuditCache, Lru
@@ -38,7 +39,9 @@ class Dependencies:
     _admin: Database | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
-        self.games = GameRepository(self.store, self.db, self.live, self.timeouts)
+        name = self.config.log_name or default_name(self.config.public_url)
+        self.games = GameRepository(self.store, self.db, self.live, self.timeouts,
+                                    Transparency(self.db, name, lambda: self.clock()))
 
     @property
     def deadline_soon_fraction(self) -> float:

@@ -130,7 +130,7 @@ def rematch(deps: Dependencies, gid: uuid.UUID, player: tuple[str, str]) -> Curr
     if deps.store.head(new_id) is None:
         invited = [(s, info.player_id, info.name) for s, info in enumerate(game.seats)
                    if info is not None and s != seat]
-        opening = Opening(game.time_control, game.visibility, invited, new_id, str(gid), seat)
+        opening = Opening(game.time_control, game.visibility, invited, new_id, str(gid), seat, game.rated)
         try:
             return lobby.create_game(deps, player, game.ruleset, len(game.seats), game.options, game.name, True,
                                      None, opening=opening)[0]

@@ -18,7 +18,7 @@ from typing import Any
 from domain import codec, rules
 from domain.errors import InvalidOptions
 from domain.messages import SYSTEM_COMMANDS
-from events import game_index
+from events import game_index, players
 from events.store import NewEvent
 from service.adapters.repository import Appended, Current, Decision, Idempotency, folded, pending
 from service.model import fairness
@@ -43,6 +43,7 @@ class Opening:
     game_id: uuid.UUID | None = None
     rematch_of: str | None = None
     seat: int = 0  # the creator's seat, when they take one
+    rated: bool | None = None  # None: rated unless a bot account sits (service.model.ratings)
 
 
 
@@ -122,9 +123,12 @@ def _seated(deps: Dependencies, gid: uuid.UUID, player: str, appended: Appended)
     return cur, cur.game.seat_of(player)
 
 
-def _seat_taken(seat: int, player: tuple[str, str], entropy: bytes | None, at: str) -> NewEvent:
-    data = {"seat": seat, "player_id": player[0], "name": player[1],
-            "entropy": (entropy or fairness.new_entropy()).hex()}
+def _seat_taken(deps: Dependencies, seat: int, player: tuple[str, str], entropy: bytes | None, at: str) -> NewEvent:
+    data: dict[str, Any] = {"seat": seat, "player_id": player[0], "name": player[1],
+                            "entropy": (entropy or fairness.new_entropy()).hex()}
+    row = players.by_id(deps.db, uuid.UUID(player[0]))
+    if row is not None and row.bot:  # in the log: a game's ratings are decided from it alone
+        data["bot_account"] = True
     return NewEvent("SeatTaken", data, metadata(at, seat, player[0]))
 
 
@@ -169,12 +173,14 @@ def create_game(deps: Dependencies, player: tuple[str, str], ruleset_name: str, 
         "timeouts_before_vote": deps.timeouts.before_vote}
     if opening.rematch_of:
         opened["rematch_of"] = opening.rematch_of
+    if opening.rated is not None:
+        opened["rated"] = opening.rated
     events = [NewEvent("GameOpened", opened, metadata(at, None, pid))]
     for seat, invitee, invitee_name in opening.invited:
         events.append(NewEvent("SeatReserved", {"seat": seat, "player_id": invitee, "name": invitee_name, "by": pid},
                                metadata(at, None, pid)))
     if take_seat:
-        events.append(_seat_taken(opening.seat, player, entropy, at))
+        events.append(_seat_taken(deps, opening.seat, player, entropy, at))
     game = fold_records(None, pending(events, gid))
     assert game is not None
     return _seated(deps, gid, pid, deps.games.create(Decision(game, events), idem))
@@ -200,7 +206,7 @@ def join_game(deps: Dependencies, gid: uuid.UUID, player: tuple[str, str], entro
         if seat is None:
             raise Problem("game-not-open", "every seat of this game is taken or kept for an invited player")
         at = deps.now()
-        events = [_seat_taken(seat, player, entropy, at)]
+        events = [_seat_taken(deps, seat, player, entropy, at)]
         game = folded(game, events, gid)
         if all(s is not None for s in game.seats):  # the last seat: deal
             rs = rules.get(game.ruleset)

@@ -132,7 +132,8 @@ def command_response(deps: Dependencies, gid: uuid.UUID, player: str, appended: 
         raise Problem("forbidden", "you have no seat in this game")
     rs = rules.get(game.ruleset)
     shown = [p for p in (present_record(rs, r, seat) for r in records) if p is not None]
-    return {"version": appended.last, "chain_head": head.hex(), "events": shown,
+    checkpoint = appended.checkpoint or deps.games.transparency.game_checkpoint(gid, appended.last)
+    return {"version": appended.last, "chain_head": head.hex(), "checkpoint": checkpoint, "events": shown,
             "view": view(game, appended.last, head, seat, deps.timeouts)}
 
 

@@ -144,8 +144,9 @@ def open_pages(deps: Dependencies, player_ids: Sequence[uuid.UUID], now: datetim
 
 
 def message(kind: str, row: IndexRow, player_id: uuid.UUID, deadline: datetime | None = None,
-            lead: int | None = None) -> rm.Message:
-    """The message of a kind about a game, from its index row."""
+            lead: int | None = None, notification: Any = None) -> rm.Message:
+    """The message of a kind about a game, from its index row (a chat's: from its
+    notification, which holds only the writer's handle and words)."""
     game = game_of(row)
     if kind == "your_turn":
         return rm.your_turn(game, awaited_names(row), deadline)
@@ -156,6 +157,9 @@ def message(kind: str, row: IndexRow, player_id: uuid.UUID, deadline: datetime |
         return rm.game_over(game, row.status, winner_names(row))
     if kind == "invited":
         return rm.invited(game, creator_name(row))
+    if kind == "chat":
+        said = notification.data if notification is not None else {}
+        return rm.chat(game, str(said.get("handle") or ""), str(said.get("text") or ""))
     raise ValueError(f"no message of kind {kind!r} about a game")
 
 

@@ -141,7 +141,8 @@ class MailSender:
         if not facts.still_stands(row.kind, game, row.player_id):
             return Plan("skipped", reason="no longer invited")
         decision = rm.decide(settings, "email", row.kind, now, page_open=site_open)
-        return self._decided(decision, row, who, facts.message(row.kind, game, row.player_id), now, [])
+        return self._decided(decision, row, who, facts.message(row.kind, game, row.player_id, notification=row.notification),
+                             now, [])
 
     def _reminders(self, row: ClaimedMail, seat: int | None, deadline: datetime | None, leads: tuple[int, ...],
                    now: datetime) -> list[MailItem]:

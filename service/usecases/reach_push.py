@@ -27,7 +27,7 @@ from service.usecases.reach_facts import Policy, Recipient
 
 log = logging.getLogger("facedown.push")
 DAY = 24 * 3600
-URGENCY = {"your_turn": "normal", "reminder": "high", "game_over": "low", "invited": "normal"}
+URGENCY = {"your_turn": "normal", "reminder": "high", "game_over": "low", "invited": "normal", "chat": "normal"}
 
 
 @dataclass(frozen=True)
@@ -134,7 +134,8 @@ class PushSender:
         if not facts.still_stands(row.kind, game, row.player_id):
             return Plan("skipped", reason="no longer invited")
         decision = rm.decide(settings, "push", row.kind, now)
-        return self._decided(decision, row, who, facts.message(row.kind, game, row.player_id), None, now, [])
+        return self._decided(decision, row, who, facts.message(row.kind, game, row.player_id, notification=row.notification),
+                             None, now, [])
 
     def _reminders(self, row: ClaimedPush, seat: int | None, deadline: datetime | None, leads: tuple[int, ...],
                    now: datetime) -> list[PushItem]:

@@ -10,6 +10,7 @@ from typing import Any
 from domain import rules
 from service.model.problems import Problem
 from service.model.views import present_record, summary, view
+from service.usecases import ratings
 from service.usecases.dependencies import Dependencies
 
 #: whether the caller already holds the game at this version (its If-None-Match)
@@ -24,7 +25,8 @@ def game_summary(deps: Dependencies, gid: uuid.UUID, player: str | None,
     if held(cur.version):
         return cur.version, None
     seat = cur.game.seat_of(player) if player else None
-    return cur.version, summary(cur.game, cur.version, cur.head, deps.timeouts) | {"your_seat": seat}
+    return cur.version, summary(cur.game, cur.version, cur.head, deps.timeouts) | {
+        "your_seat": seat, "rating_changes": ratings.of_game(deps, cur.game)}
 
 
 def seat_view(deps: Dependencies, gid: uuid.UUID, player: str | None,

@@ -142,6 +142,20 @@ BEGIN
         INSERT INTO webhooks (webhook_id, player_id, url, events)
         VALUES ((r->>'webhook_id')::uuid, (r->>'player_id')::uuid, r->>'url', names);
         INSERT INTO webhook_secrets (webhook_id, secret) VALUES ((r->>'webhook_id')::uuid, decode(r->>'secret', 'hex'));
+    -- the game chat's effects (sql/050), by name: a cluster distributed before 050 keeps
+    -- the fd_apply_plain it had then, which knows nothing of them
+    ELSIF op IN ('chat_message', 'chat_hidden', 'chat_report', 'mute', 'unmute') THEN
+        PERFORM fd_apply_chat(p_stream, p_effect);
+    -- the ratings' (sql/030), by name for the same reason: a game's rating changes, and a
+    -- bot's account marked as one after the player row is written
+    ELSIF op = 'ratings' THEN
+        PERFORM fd_apply_ratings(p_stream, r);
+    ELSIF op = 'player' AND coalesce((r->>'bot')::boolean, false) THEN
+        PERFORM fd_apply_plain(p_stream, p_effect);
+        UPDATE players SET bot = true WHERE player_id = (r->>'player_id')::uuid;
+    ELSIF op = 'log_finished' THEN
+        -- sql/040: a finished game's leaf of the server-wide log (reference tables)
+        PERFORM fd_log_finished((r->>'game_id')::uuid, r->>'note');
     ELSE
         PERFORM fd_apply_plain(p_stream, p_effect);
     END IF;

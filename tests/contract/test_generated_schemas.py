@@ -21,6 +21,8 @@ def test_the_generated_block_is_up_to_date() -> None:
 def test_the_sdk_s_generated_commands_and_its_reader_of_choices_are_up_to_date() -> None:
     assert sdk_models.TARGET.read_text() == sdk_models.source(), "run: python -m service.tools.contract"
     assert sdk_models.CHOICES_TARGET.read_text() == sdk_models.choices_source(), "run: python -m service.tools.contract"
+    for target, origin in sdk_models.COPIES.items():  # the transparency modules (docs/fairness.md)
+        assert target.read_text() == sdk_models.copy_source(origin), "run: python -m service.tools.contract"
 
 
 def test_every_player_command_and_every_event_of_every_ruleset_has_a_schema() -> None:

@@ -46,6 +46,22 @@ def test_register_create_join_view_and_send_give_typed_answers(served: Served) -
     assert [g.id for g in ann.my_games(may_act=True)] == ([gid] if ann.view(gid).legal_actions else [])
 
 
+def test_a_bot_registers_as_one_and_the_leaderboard_pages_best_first(served: Served) -> None:
+    gid, (ann, bob) = _table(served, "corte")
+    bob.request("POST", f"/v1/games/{gid}/resign")
+    robo = Client(served.url)
+    assert robo.register("sdk-robo", bot=True).id
+    with_bot = ann.create_game("corte", 2)
+    robo.join(with_bot.id)
+    shown = ann.game(with_bot.id).raw
+    assert shown["rated"] is False and [s["bot"] for s in shown["seats"]] == [False, True]
+    page = ann.ratings("corte", limit=1)
+    first = page["ratings"][0]
+    assert first["player"]["name"] == "sdk-corte-0" and page["next_cursor"]
+    rest = ann.ratings("corte", cursor=page["next_cursor"])
+    assert [e["player"]["name"] for e in rest["ratings"]] == ["sdk-corte-1"] and rest["next_cursor"] is None
+
+
 def test_a_problem_is_an_exception_with_status_type_and_detail(served: Served) -> None:
     gid, (ann, bob) = _table(served)
     waiting = bob if ann.view(gid).my_turn else ann

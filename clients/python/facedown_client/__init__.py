@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from facedown_client import choices, commands
 from facedown_client.bot import Bot, play_seats, play_turns, random_policy
+from facedown_client.checkpoints import CheckpointError, Checkpoints, ForkError
 from facedown_client.client import Client
 from facedown_client.errors import FacedownError, ProblemError
 from facedown_client.models import (
@@ -19,8 +20,9 @@ from facedown_client.models import (
 )
 
 __all__ = [
-    "Bot", "Call", "Client", "CommandResult", "Deadline", "Event", "FacedownError", "Game", "GameListItem", "Held",
-    "Notification", "Player", "Power", "ProblemError", "Seat", "SlotCard", "Table", "TableSeat", "View", "Window",
-    "choices", "commands", "play_seats", "play_turns", "random_policy",
+    "Bot", "Call", "CheckpointError", "Checkpoints", "Client", "CommandResult", "Deadline", "Event", "FacedownError",
+    "ForkError", "Game", "GameListItem", "Held", "Notification", "Player", "Power", "ProblemError", "Seat",
+    "SlotCard", "Table", "TableSeat", "View", "Window", "choices", "commands", "play_seats", "play_turns",
+    "random_policy",
 ]
 __version__ = "0.1.0"

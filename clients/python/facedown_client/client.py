@@ -9,15 +9,17 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import requests
 
+from facedown_client.checkpoints import Checkpoints, cosigned_by, hashes
 from facedown_client.errors import FacedownError, ProblemError
 from facedown_client.models import (
     CommandResult, Event, Game, GameListItem, Notification, Player, View,
 )
+from facedown_client.signed_notes import VerifierKey
 
 RETRY_STATUSES = frozenset({429, 503})
 #: a connection that broke before the answer was whole: refused, reset, or cut off in the
@@ -29,8 +31,12 @@ class Client:
     """A facedown server at ``base_url``, as the player whose ``token`` this is (if any)."""
 
     def __init__(self, base_url: str, token: str | None = None, *, retries: int = 5, timeout: float = 30.0,
-                 session: requests.Session | None = None) -> None:
+                 session: requests.Session | None = None, log_key: str | None = None,
+                 checkpoints: Checkpoints | None = None) -> None:
         self.base_url = base_url.rstrip("/")
+        # the server's log key (given, else trusted on first use) and the last checkpoint seen
+        # of each game: every command's answer is checked against them (facedown_client.checkpoints)
+        self.checkpoints = checkpoints or Checkpoints(log_key)
         self.token = token
         self.retries = retries
         self.timeout = timeout
@@ -73,15 +79,21 @@ class Client:
 
     # -------------------------------------------------------------- players, rulesets, games
 
-    def register(self, name: str) -> Player:
-        """A new player; this client then acts as that player."""
-        player = Player.from_json(self.request("POST", "/v1/players", {"name": name}))
+    def register(self, name: str, bot: bool = False) -> Player:
+        """A new player (``bot``: a bot's account, shown as one, its games unrated by default);
+        this client then acts as that player."""
+        body: dict[str, Any] = {"name": name, "bot": True} if bot else {"name": name}
+        player = Player.from_json(self.request("POST", "/v1/players", body))
         self.token = player.token
         return player
 
+    def ratings(self, ruleset: str, cursor: str | None = None, limit: int | None = None) -> dict[str, Any]:
+        """A page of a ruleset's leaderboard, best first (``next_cursor`` for the next)."""
+        return self._get(f"/v1/ratings/{ruleset}", cursor=cursor, limit=limit)
+
     def as_player(self, token: str) -> Client:
         """Another client on the same server, acting with ``token``."""
-        return Client(self.base_url, token, retries=self.retries, timeout=self.timeout)
+        return Client(self.base_url, token, retries=self.retries, timeout=self.timeout, checkpoints=self.checkpoints)
 
     def rulesets(self) -> list[dict[str, Any]]:
         """Every ruleset with its options (each with the JSON Schema of its values) and commands."""
@@ -90,12 +102,12 @@ class Client:
     def create_game(self, ruleset: str, seats: int, options: Mapping[str, Any] | None = None, **kw: Any) -> Game:
         """A new game (``name``, ``take_seat``, ``entropy`` as keywords)."""
         body = {"ruleset": ruleset, "seats": seats, "options": dict(options or {}), **kw}
-        return Game.from_json(self.request("POST", "/v1/games", body))
+        return Game.from_json(self._checked(self.request("POST", "/v1/games", body)))
 
     def join(self, game_id: str, entropy: str | None = None) -> Game:
         """Take the lowest free seat; the game as it is after the join."""
         body = {} if entropy is None else {"entropy": entropy}
-        return Game.from_json(self.request("POST", f"/v1/games/{game_id}/join", body)["game"])
+        return Game.from_json(self._checked(self.request("POST", f"/v1/games/{game_id}/join", body)["game"]))
 
     def game(self, game_id: str) -> Game:
         return Game.from_json(self._get(f"/v1/games/{game_id}"))
@@ -129,7 +141,53 @@ class Client:
         :mod:`facedown_client.commands`."""
         body = command.to_json() if hasattr(command, "to_json") else dict(command)
         headers = {"If-Match": f'"{if_match}"'} if if_match is not None else None
-        return CommandResult.from_json(self.request("POST", f"/v1/games/{game_id}/commands", body, headers=headers))
+        answer = self.request("POST", f"/v1/games/{game_id}/commands", body, headers=headers)
+        if answer.get("checkpoint"):
+            self.check_checkpoint(game_id, answer["checkpoint"])
+        return CommandResult.from_json(answer)
+
+    # -------------------------------------------------------------- checkpoints (docs/fairness.md)
+
+    def log_key(self) -> str:
+        """The server's log key as a verifier key: the one this client keeps (given, or the
+        server's the first time it was asked: trust on first use)."""
+        if self.checkpoints.key is None:
+            self.checkpoints.trust(self._get("/v1/log/key")["vkey"])
+        assert self.checkpoints.key is not None
+        return self.checkpoints.key.text()
+
+    def _text(self, path: str) -> str:
+        r = self.http.get(self.base_url + path, headers={"Accept": "text/plain, application/problem+json"},
+                          timeout=self.timeout)
+        if r.status_code >= 400:
+            _answer(r)
+        return r.content.decode("utf-8")
+
+    def _consistency(self, game_id: str, first: int, second: int) -> list[bytes]:
+        return hashes(self._get(f"/v1/games/{game_id}/proof/consistency", **{"from": first, "to": second}))
+
+    def check_checkpoint(self, game_id: str, note: str) -> Any:
+        """Check a checkpoint of the game (signature, and consistency with the last one seen);
+        :class:`facedown_client.checkpoints.ForkError` if the server showed another history."""
+        self.log_key()
+        return self.checkpoints.check(game_id, note, self._consistency)
+
+    def _checked(self, game: Any) -> Any:
+        """A game in the answer to a change of it, its checkpoint checked (when it has one)."""
+        if isinstance(game, dict) and game.get("checkpoint"):
+            self.check_checkpoint(str(game["id"]), game["checkpoint"])
+        return game
+
+    def log_checkpoint(self, witnesses: Sequence[str] = (), quorum: int | None = None) -> Any:
+        """The checkpoint of the server's log of finished games, signed by the log key and
+        cosigned by at least ``quorum`` (default: all) of these witnesses' verifier keys."""
+        log = VerifierKey.parse(self.log_key())
+        keys = [VerifierKey.parse(w) for w in witnesses]
+        return cosigned_by(self._text("/v1/log/checkpoint"), log, keys, len(keys) if quorum is None else quorum)
+
+    def checkpoint(self, game_id: str) -> Any:
+        """The game's latest checkpoint, checked (see :meth:`check_checkpoint`)."""
+        return self.check_checkpoint(game_id, self._text(f"/v1/games/{game_id}/checkpoint"))
 
     def events(self, game_id: str, after: int = 0, *, wait: int = 30, stream: bool = False,
                follow: bool = True) -> Iterator[Event]:

@@ -255,10 +255,12 @@ class CommandResult:
     chain_head: str
     events: list[Event]
     view: View
+    checkpoint: str | None = None  # the game's signed checkpoint at version (checked by the client)
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> CommandResult:
-        return cls(d["version"], d["chain_head"], [Event.from_json(e) for e in d["events"]], View.from_json(d["view"]))
+        return cls(d["version"], d["chain_head"], [Event.from_json(e) for e in d["events"]], View.from_json(d["view"]),
+                   d.get("checkpoint"))
 
 
 @dataclass(frozen=True)

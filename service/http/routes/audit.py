@@ -37,7 +37,7 @@ def _player() -> str | None:
     return None if who is None else str(who[0])
 
 
-def _int_arg(name: str, required: bool) -> int | None:
+def int_arg(name: str, required: bool) -> int | None:
     raw = request.args.get(name)
     if raw is None:
         if required:
@@ -63,7 +63,7 @@ def audit(game_id: str) -> ResponseReturnValue:
 @costly
 def audit_view(game_id: str) -> ResponseReturnValue:
     events, log = published.log_of(deps().store, _game_id(game_id))
-    seat = _int_arg("seat", True)
-    version = _int_arg("version", False)
+    seat = int_arg("seat", True)
+    version = int_arg("version", False)
     assert seat is not None
     return jsonify(**published.seat_view(events, log, seat, version, _player))

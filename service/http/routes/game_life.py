@@ -14,6 +14,7 @@ from service.http.schemas import games as s
 from service.model.views import summary
 from service.usecases import game_life, lobby
 from service.usecases.dependencies import Dependencies
+from service.usecases.transparency import checkpoint_at
 
 bp = Blueprint("game_life", __name__)
 _vote_in, _invitation_in = s.VoteIn(), s.InvitationIn()
@@ -28,8 +29,13 @@ def _player() -> tuple[str, str]:
 
 
 def _game(cur: Current, player: str, status: int = 200) -> ResponseReturnValue:
-    out = summary(cur.game, cur.version, cur.head) | {"your_seat": cur.game.seat_of(player)}
-    return reply(_game_out, out, status, {"ETag": f'"{cur.version}"'})
+    return reply(_game_out, _changed(cur, player), status, {"ETag": f'"{cur.version}"'})
+
+
+def _changed(cur: Current, player: str) -> dict[str, object]:
+    """The game after a change the player asked for: its summary, the seat, its checkpoint."""
+    checkpoint = checkpoint_at(deps(), uuid.UUID(cur.game.id), cur.version)
+    return summary(cur.game, cur.version, cur.head) | {"your_seat": cur.game.seat_of(player), "checkpoint": checkpoint}
 
 
 UseCase = Callable[[Dependencies, uuid.UUID, str], Current]
@@ -63,7 +69,7 @@ def invite(game_id: uuid.UUID) -> ResponseReturnValue:
     who = _player()
     data = load(_invitation_in, json_body())
     cur, seat, invitee = game_life.invite(deps(), game_id, who[0], data["player_id"], data["handle"])
-    game = _game_out.dump(summary(cur.game, cur.version, cur.head) | {"your_seat": cur.game.seat_of(who[0])})
+    game = _game_out.dump(_changed(cur, who[0]))
     return reply(_invitation_out, {"seat": seat, "player_id": invitee, "game": game}, 201,
                  {"ETag": f'"{cur.version}"'})
 
@@ -81,5 +87,5 @@ def invite_code(game_id: uuid.UUID) -> ResponseReturnValue:
 def rematch(game_id: uuid.UUID) -> ResponseReturnValue:
     who = _player()
     cur = game_life.rematch(deps(), game_id, who)
-    out = summary(cur.game, cur.version, cur.head) | {"your_seat": cur.game.seat_of(who[0])}
-    return reply(_game_out, out, 201, {"Location": f"/v1/games/{cur.game.id}", "ETag": f'"{cur.version}"'})
+    headers = {"Location": f"/v1/games/{cur.game.id}", "ETag": f'"{cur.version}"'}
+    return reply(_game_out, _changed(cur, who[0]), 201, headers)

@@ -16,6 +16,7 @@ from service.http.schemas import games as s
 from service.http.schemas import lists as ls
 from service.model.views import summary
 from service.usecases import accounts, listing as lists, lobby, playing, reading
+from service.usecases.transparency import checkpoint_at
 
 bp = Blueprint("games", __name__)
 OPENAPI = Path(__file__).resolve().parents[3] / "openapi.yaml"
@@ -41,7 +42,7 @@ def openapi() -> ResponseReturnValue:
 @per_address
 def create_player() -> ResponseReturnValue:
     data = load(_player_in, json_body())
-    out = accounts.register_player(deps(), data["name"])
+    out = accounts.register_player(deps(), data["name"], bot=data["bot"])
     return reply(_player_out, out, 201, {"Cache-Control": "no-store"})
 
 
@@ -57,10 +58,12 @@ def create_game() -> ResponseReturnValue:
     body = json_body()
     data = load(_create_in, body)
     entropy = bytes.fromhex(data["entropy"]) if data["entropy"] else None
-    opening = lobby.Opening(lobby.time_control(deps(), data["time_control"]), data["visibility"])
+    opening = lobby.Opening(lobby.time_control(deps(), data["time_control"]), data["visibility"],
+                            rated=data["rated"])
     cur, seat = lobby.create_game(deps(), who, data["ruleset"], data["seats"], data["options"], data["name"],
                                   data["take_seat"], entropy, idempotency_key(), body, opening)
-    out = summary(cur.game, cur.version, cur.head) | {"your_seat": seat}
+    checkpoint = checkpoint_at(deps(), uuid.UUID(cur.game.id), cur.version)
+    out = summary(cur.game, cur.version, cur.head) | {"your_seat": seat, "checkpoint": checkpoint}
     if cur.game.visibility == "unlisted":
         out["invite_code"] = lobby.invite_code(deps(), uuid.UUID(cur.game.id))
     return reply(_game_out, out, 201, {"Location": f"/v1/games/{cur.game.id}", "ETag": f'"{cur.version}"'})
@@ -100,7 +103,8 @@ def join(game_id: uuid.UUID) -> ResponseReturnValue:
     data = load(_join_in, body)
     entropy = bytes.fromhex(data["entropy"]) if data["entropy"] else None
     cur, seat = lobby.join_game(deps(), game_id, who, entropy, idempotency_key(), body)
-    out = {"seat": seat, "game": summary(cur.game, cur.version, cur.head, deps().timeouts) | {"your_seat": seat}}
+    game = summary(cur.game, cur.version, cur.head, deps().timeouts)
+    out = {"seat": seat, "game": game | {"your_seat": seat, "checkpoint": checkpoint_at(deps(), game_id, cur.version)}}
     return reply(_join_out, out, 200, {"ETag": f'"{cur.version}"'})
 
 

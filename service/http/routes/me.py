@@ -78,4 +78,5 @@ def revoke_token(token_id: uuid.UUID) -> ResponseReturnValue:
 
 @bp.get("/v1/players/<handle>")
 def profile(handle: str) -> ResponseReturnValue:
-    return reply(_profile_out, accounts.profile(deps(), handle), 200, {"Cache-Control": "public, max-age=60"})
+    # revalidated each time: the end of a game changes its players' ratings at once
+    return reply(_profile_out, accounts.profile(deps(), handle), 200, {"Cache-Control": "no-cache"})

@@ -41,7 +41,7 @@ def place_order(game_id: uuid.UUID) -> ResponseReturnValue:
     seat = out["view"]["seat"]
     placed = next(e["data"] for e in out["events"] if e["type"] == "OrderPlaced" and e["data"]["seat"] == seat)
     return reply(_order_out, {"order_id": placed["order_id"], "version": out["version"],
-                              "chain_head": out["chain_head"]}, 201,
+                              "chain_head": out["chain_head"], "checkpoint": out["checkpoint"]}, 201,
                  {"ETag": f'"{out["version"]}"', "Location": f"/v1/games/{game_id}/orders/{placed['order_id']}"})
 
 
@@ -66,5 +66,5 @@ def cancel_order(game_id: uuid.UUID, order_id: int) -> ResponseReturnValue:
         if exc.extra.get("code") == "no_order":  # fired, cancelled, or never placed by this seat
             raise Problem("not-found", exc.detail) from exc
         raise
-    return reply(_order_out, {"order_id": order_id, "version": out["version"], "chain_head": out["chain_head"]},
-                 200, {"ETag": f'"{out["version"]}"'})
+    return reply(_order_out, {"order_id": order_id, "version": out["version"], "chain_head": out["chain_head"],
+                              "checkpoint": out["checkpoint"]}, 200, {"ETag": f'"{out["version"]}"'})

@@ -61,6 +61,7 @@ class MeOut(Schema):
     email = fields.String(allow_none=True)  # the owner's own answers only
     email_verified = fields.Boolean()
     email_sending = fields.Boolean()
+    bot = fields.Boolean()
 
 
 class TokenOut(Schema):
@@ -82,6 +83,8 @@ class ProfileOut(Schema):
     name = fields.String()
     on_vacation_until = fields.String(allow_none=True)
     games = fields.Raw()  # {played, won, rulesets: {name: {played, won}}}
+    bot = fields.Boolean()
+    ratings = fields.Raw()  # {ruleset: {rating, mu, sigma, games, provisional, history: [...]}}
 
 
 class NotificationsQuery(Schema):

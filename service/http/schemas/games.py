@@ -41,6 +41,7 @@ class PlayerIn(Schema):
         unknown = RAISE
 
     name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    bot = StrictBool(load_default=False)  # a bot's account: shown as one, its games unrated by default
 
 
 class GameIn(Schema):
@@ -70,6 +71,8 @@ class GameCreateIn(GameIn):
     # absent: the service's defaults; null: a game without a clock
     time_control = fields.Nested(TimeControlIn, allow_none=True, load_default=lambda: {})
     visibility = fields.String(validate=validate.OneOf(["public", "unlisted"]), load_default="public")
+    # absent: rated unless a bot account takes a seat (docs/ratings.md)
+    rated = StrictBool(load_default=None)
 
 
 class VoteIn(Schema):
@@ -136,6 +139,8 @@ class StreamQuery(Schema):
     after = fields.Integer(validate=validate.Range(min=0, max=MAX_SAFE), load_default=0)
     # the stream ends after this many seconds (never later than Config.stream_max_seconds)
     max_seconds = fields.Integer(validate=validate.Range(min=1, max=3600), load_default=None)
+    # with it, the stream also carries the game's chat messages numbered above it (docs/chat.md)
+    chat_after = fields.Integer(validate=validate.Range(min=0, max=MAX_SAFE), load_default=None)
 
 
 # ------------------------------------------------------------------ responses
@@ -144,6 +149,7 @@ class PlayerOut(Schema):
     id = fields.String()
     name = fields.String()
     token = fields.String()
+    bot = fields.Boolean()
 
 
 class SeatOut(Schema):
@@ -155,6 +161,7 @@ class SeatOut(Schema):
     reserved_for = fields.Raw(allow_none=True)  # {player_id, name} of an invited player
     timeouts_in_row = fields.Integer()
     vacation_until = fields.String(allow_none=True)
+    bot = fields.Boolean()  # the player's account is a bot's
 
 
 class DeadlineOut(Schema):
@@ -197,6 +204,9 @@ class GameOut(Schema):
     rematch_of = fields.String(allow_none=True)
     next_game = fields.String(allow_none=True)
     invite_code = fields.String()  # only to a seated player of an unlisted game
+    rated = fields.Boolean()
+    rating_changes = fields.Raw(allow_none=True)  # a finished rated game's: per seat, before and after
+    checkpoint = fields.String()  # only in the answer to a change of the game (docs/fairness.md)
 
 
 class JoinOut(Schema):
@@ -242,6 +252,7 @@ class EventsOut(Schema):
 class CommandOut(Schema):
     version = fields.Integer()
     chain_head = fields.String()
+    checkpoint = fields.String()  # the game's signed checkpoint at version (docs/fairness.md)
     events = fields.Raw()  # EventOut-shaped objects (views.present_record), already JSON
     view = fields.Nested(ViewOut)
 
@@ -290,6 +301,7 @@ class OrderOut(Schema):
     order_id = fields.Integer()
     version = fields.Integer()
     chain_head = fields.String()
+    checkpoint = fields.String()
 
 
 class OrdersOut(Schema):

@@ -31,12 +31,12 @@ def game_opened(ruleset: str, options: dict[str, Any]) -> dict[str, Any]:
         {"time_control": {"type": ["object", "null"], "required": ["turn_seconds", "final_window_seconds"],
                           "properties": {"turn_seconds": _I, "final_window_seconds": _I}},
          "visibility": {"type": "string", "enum": ["public", "unlisted"]},
-         "timeouts_before_vote": _I, "rematch_of": {"type": ["string", "null"]}})
+         "timeouts_before_vote": _I, "rematch_of": {"type": ["string", "null"]}, "rated": {"type": "boolean"}})
 
 
 #: Every service event but ``GameOpened`` (:func:`game_opened`), by type.
 SERVICE_EVENTS: dict[str, dict[str, Any]] = {
-    "SeatTaken": _obj({"seat": _I, "player_id": _S, "name": _S, "entropy": _S}),
+    "SeatTaken": _obj({"seat": _I, "player_id": _S, "name": _S, "entropy": _S}, {"bot_account": {"type": "boolean"}}),
     "SecretRevealed": _obj({"secret": _S}),
     "SeatReserved": _obj({"seat": _I, "player_id": _S, "name": _S, "by": _S}),
     "InvitationDeclined": _obj({"seat": _I, "player_id": _S}),

@@ -12,7 +12,7 @@ def test_a_player_registers_and_gets_a_token_shown_once(live: Live) -> None:
     r = requests.post(live.url + "/v1/players", json={"name": "ann"}, timeout=10)
     assert r.status_code == 201
     body = r.json()
-    assert set(body) == {"id", "name", "token"} and len(body["token"]) >= 40
+    assert set(body) == {"id", "name", "token", "bot"} and len(body["token"]) >= 40 and body["bot"] is False
 
 
 def test_every_present_ruleset_is_listed_with_its_options(live: Live) -> None:

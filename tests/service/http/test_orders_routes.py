@@ -36,7 +36,7 @@ def test_an_order_is_placed_listed_to_its_owner_only_and_cancelled(corte: tuple[
     r = p0.post(f"/v1/games/{gid}/orders", SNAP_A)
     assert r.status_code == 201, r.text
     body = r.json()
-    assert set(body) == {"order_id", "version", "chain_head"} and body["order_id"] == 1
+    assert set(body) == {"order_id", "version", "chain_head", "checkpoint"} and body["order_id"] == 1
     assert r.headers["ETag"] == f'"{body["version"]}"'
     assert r.headers["Location"] == f"/v1/games/{gid}/orders/1"
     mine = p0.get(f"/v1/games/{gid}/orders")

@@ -24,7 +24,8 @@ PLURALS = {"en": {"one", "other"}, "es": {"one", "many", "other"}, "pt-BR": {"on
 # the same words in English and the other language: names (facedown, the calls of the original
 # texts) and cognates
 NAMES = {"title.page", "scores.total", "call.corte", "call.pedro", "call.fechei"}
-SAME_AS_ENGLISH = {"es": NAMES | {"optval.no"}, "pt-BR": NAMES, "pt-PT": NAMES}
+# Spanish cognates of the ratings (docs/ratings.md): a bot account's mark, a provisional rating
+SAME_AS_ENGLISH = {"es": NAMES | {"optval.no", "bot.badge", "ratings.provisional"}, "pt-BR": NAMES, "pt-PT": NAMES}
 OTHERS = [loc for loc in LOCALES if loc != "en"]
 
 

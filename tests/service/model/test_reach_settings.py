@@ -14,8 +14,8 @@ from service.model.reach import SettingsError
 def test_the_defaults_are_a_digest_and_two_reminders_by_email_and_pushes_at_once() -> None:
     assert reach.effective(None).json() == {
         "time_zone": "UTC", "quiet_hours": None,
-        "email": {"turn": "digest", "reminders": [86400, 7200], "game_over": True, "invited": True},
-        "push": {"turn": True, "reminders": [86400, 7200], "game_over": True, "invited": True}}
+        "email": {"turn": "digest", "reminders": [86400, 7200], "game_over": True, "invited": True, "chat": False},
+        "push": {"turn": True, "reminders": [86400, 7200], "game_over": True, "invited": True, "chat": True}}
     assert reach.effective({}) == reach.effective(None)
 
 
@@ -25,8 +25,9 @@ def test_a_put_may_send_any_part_and_what_it_leaves_out_stays() -> None:
     stored = reach.update(stored, {"push": {"invited": False}})
     got = reach.effective(stored).json()
     assert got["time_zone"] == "Europe/Lisbon" and got["quiet_hours"] == {"from": "22:00", "to": "07:30"}
-    assert got["email"] == {"turn": "off", "reminders": [3600], "game_over": True, "invited": True}
-    assert got["push"] == {"turn": True, "reminders": [86400, 7200], "game_over": True, "invited": False}
+    assert got["email"] == {"turn": "off", "reminders": [3600], "game_over": True, "invited": True, "chat": False}
+    assert got["push"] == {"turn": True, "reminders": [86400, 7200], "game_over": True, "invited": False,
+                           "chat": True}
     # only what the player chose is stored: a default changed later still reaches the rest
     assert stored == {"time_zone": "Europe/Lisbon", "email": {"turn": "off", "reminders": [3600]},
                       "quiet_hours": {"from": "22:00", "to": "07:30"}, "push": {"invited": False}}
@@ -60,6 +61,8 @@ def test_reminders_are_kept_earliest_first_without_repeats() -> None:
     ({"email": {"sms": True}}, "email.sms"),
     ({"push": {"turn": "immediate"}}, "push.turn"),
     ({"push": {"game_over": 1}}, "push.game_over"),
+    ({"push": {"chat": "yes"}}, "push.chat"),
+    ({"email": {"chat": None}}, "email.chat"),
     ({"push": []}, "push"),
     ({"pager": {}}, "pager"),
 ])
@@ -76,11 +79,14 @@ def test_a_body_that_is_not_an_object_is_refused() -> None:
 
 
 def test_what_each_channel_follows_comes_from_the_settings_in_force() -> None:
-    assert reach.follows(reach.effective(None)) == (REACH_KINDS, REACH_KINDS)
+    # a chat is pushed by default, and e-mailed only to who asks for it
+    assert reach.follows(reach.effective(None)) == (("your_turn", "game_over", "invited"), REACH_KINDS)
+    chatty = reach.update(None, {"email": {"chat": True}, "push": {"chat": False}})
+    assert reach.follows(reach.effective(chatty)) == (REACH_KINDS, ("your_turn", "game_over", "invited"))
     quiet_mail = reach.update(None, {"email": {"turn": "off", "reminders": [], "invited": False},
                                      "push": {"turn": False, "game_over": False}})
     # no e-mail about turns at all; pushes still hear of turns, for their reminders
-    assert reach.follows(reach.effective(quiet_mail)) == (("game_over",), ("your_turn", "invited"))
+    assert reach.follows(reach.effective(quiet_mail)) == (("game_over",), ("your_turn", "invited", "chat"))
 
 
 def test_the_kinds_the_model_routes_are_those_the_store_carries() -> None:
@@ -89,7 +95,7 @@ def test_the_kinds_the_model_routes_are_those_the_store_carries() -> None:
 
 @pytest.mark.parametrize(("kind", "off"), [
     ("your_turn", {"turn": "off"}), ("digest", {"turn": "off"}), ("reminder", {"reminders": []}),
-    ("game_over", {"game_over": False}), ("invited", {"invited": False})])
+    ("game_over", {"game_over": False}), ("invited", {"invited": False}), ("chat", {"chat": False})])
 def test_unsubscribing_from_an_email_turns_that_kind_of_email_off_and_nothing_else(kind: str, off: dict[str, Any]
                                                                                     ) -> None:
     before = reach.effective(None).json()

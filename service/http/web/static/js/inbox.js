@@ -14,7 +14,8 @@ const nameOf = (g, seat) => {
 };
 
 function seatNames(g) {
-  return list(g.seats.map((s) => s.name || (s.reserved_for ? t("inbox.invited_name", { name: s.reserved_for.name }) : t("inbox.free_seat"))));
+  return list(g.seats.map((s) => (s.name ? (s.bot ? `${s.name} (${t("bot.badge")})` : s.name)
+    : (s.reserved_for ? t("inbox.invited_name", { name: s.reserved_for.name }) : t("inbox.free_seat")))));
 }
 
 function facts(g) {

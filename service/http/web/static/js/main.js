@@ -1,7 +1,7 @@
 // The web client's entry: the language (i18n.js), the session, the routes (#/, #/lobby,
-// #/game/ID, #/join/ID/CODE, #/replay/ID, #/rules/PAGE/HEADING, #/account, #/verify-email), the
-// links of our e-mails (links.js), what waits for the player (waiting.js), and the service
-// worker that keeps the shell for offline use and shows pushes.
+// #/game/ID, #/join/ID/CODE, #/replay/ID, #/rules/PAGE/HEADING, #/account, #/verify-email,
+// #/ratings/RULESET, #/player/HANDLE), the links of our e-mails (links.js), what waits for the
+// player (waiting.js), and the service worker that keeps the shell for offline use and shows pushes.
 import { h, clear, toast } from "./dom.js";
 import * as api from "./api.js";
 import * as i18n from "./i18n.js";
@@ -11,6 +11,7 @@ import * as lobby from "./lobby.js";
 import * as table from "./table.js";
 import * as replay from "./replay.js";
 import * as rules from "./rules.js";
+import * as ratings from "./ratings.js";
 import * as waiting from "./waiting.js";
 import * as links from "./links.js";
 import "./clock.js";
@@ -75,7 +76,7 @@ function askSession(mine, parts) {
 }
 
 const TITLES = { lobby: "nav.lobby", game: "title.game", join: "title.game", replay: "title.replay", rules: "nav.rules",
-  account: "nav.account", "verify-email": "verify.title" };
+  account: "nav.account", "verify-email": "verify.title", ratings: "nav.ratings", player: "title.player" };
 
 function route() {
   const hash = location.hash || "#/";
@@ -98,6 +99,8 @@ function route() {
     case "rules": unmount = rules.mount(main, parts[1], parts[2]); break;
     case "account": unmount = mountAccount(main, session, signedOut); break;
     case "verify-email": unmount = links.mountVerify(main); break;
+    case "ratings": unmount = ratings.mountBoard(main, parts[1]); break;
+    case "player": unmount = ratings.mountProfile(main, parts[1]); break;
     default: unmount = inbox.mount(main); break;
   }
 }

@@ -9,6 +9,8 @@ import { render, headline, yourMove } from "./board.js";
 import { historyPanel, peeksPanel, roundPanel, lastReveal } from "./history.js";
 import { countdown } from "./clock.js";
 import { rulesPage, rulesetTitle } from "./terms.js";
+import { chatPanel } from "./chat.js";
+import { change } from "./ratings.js";
 
 async function allEvents(gameId, after, query) {
   const out = [];
@@ -26,6 +28,8 @@ export function mount(main, gameId, session, inviteCode = null) {
   clear(main).append(root);
   const query = inviteCode ? `&invite_code=${encodeURIComponent(inviteCode)}` : "";
   const st = { summary: null, view: null, events: [], last: 0, stop: null, streamSeat: null, timer: null, sending: false, closed: false };
+  // kept across draws (the words being typed stay); the game's stream brings its messages
+  const chat = chatPanel(gameId, session, query);
 
   const ctx = () => words.context(st.view || { seats: st.summary ? st.summary.seats : [], seat: null },
     st.summary && st.summary.options && st.summary.options.deck_profile === "spanish50");
@@ -50,8 +54,10 @@ export function mount(main, gameId, session, inviteCode = null) {
   function listen() {
     if (st.stop) st.stop();
     st.streamSeat = st.view ? st.view.seat : null;
-    const path = `/v1/games/${gameId}/events/stream${inviteCode ? `?invite_code=${encodeURIComponent(inviteCode)}` : ""}`;
-    st.stop = api.follow(path, ({ data }) => {
+    const path = `/v1/games/${gameId}/events/stream?chat_after=${chat.last}${query}`;
+    st.stop = api.follow(path, ({ event, data }) => {
+      if (event === "chat") { chat.add(data); return; }
+      if (event === "chat_hidden") { chat.hide(data.n); return; }
       if (data.version <= st.last) return;
       st.last = data.version;
       st.events.push(data);
@@ -96,6 +102,8 @@ export function mount(main, gameId, session, inviteCode = null) {
         whom: deadline.kind === "final_window" ? t("deadline.final_window") : list(deadline.seats.map(c.who)) })) : null,
       h("p", { class: "rules-link" }, h("a", { href: `#/rules/${rulesPage(view.ruleset)}`, id: "rules-link" },
         t("game.rules", { game: rulesetTitle(view.ruleset) })))));
+    chat.seated(view.seat !== null && view.seat !== undefined);
+    root.append(chat.el);  // beside the table on a wide screen (app.css), after the headline on a narrow one
     if (view.status === "open" || !view.table) root.append(waitingRoom(view, summary, c));
     else {
       root.append(render(view, c, spanish, over ? lastReveal(st.events) : null));
@@ -117,7 +125,8 @@ export function mount(main, gameId, session, inviteCode = null) {
   function waitingRoom(view, summary, c) {
     const seated = view.seat !== null && view.seat !== undefined;
     const box = h("section", { class: "waiting", "aria-label": t("seats.title") }, h("h2", {}, t("seats.title")),
-      h("ul", {}, summary.seats.map((s) => h("li", {}, s.name ? t("seats.taken", { seat: s.seat + 1, name: s.name })
+      h("ul", {}, summary.seats.map((s) => h("li", {}, s.name ? [t("seats.taken", { seat: s.seat + 1, name: s.name }),
+        s.bot ? [" ", h("span", { class: "bot-badge" }, t("bot.badge"))] : null]
         : s.reserved_for ? t("seats.kept", { seat: s.seat + 1, name: s.reserved_for.name }) : t("seats.free", { seat: s.seat + 1 })))));
     const invited = summary.seats.some((s) => s.reserved_for && s.reserved_for.player_id === session.player.id);
     if (!seated) {
@@ -168,12 +177,23 @@ export function mount(main, gameId, session, inviteCode = null) {
     return h("section", { class: "finished", "aria-label": t("result.title") }, h("h2", {}, t("result.title")),
       h("p", {}, w.length ? t("result.won", { names: list(w.map(c.who)), count: w.length }) : t(`result.${summary.status === "aborted" ? "aborted" : "over"}`)),
       summary.scores ? h("p", {}, t("result.scores", { scores: summary.scores.map((s, i) => t("scores.of", { name: c.name(i), score: s })).join(", ") })) : null,
+      ratingsOf(summary, c),
       h("p", {}, h("a", { href: `#/replay/${gameId}`, id: "replay-link" }, t("result.replay"))),
       summary.next_game
         ? h("p", {}, h("a", { href: `#/game/${summary.next_game}` }, t("result.to_rematch")))
         : h("button", { type: "button", id: "rematch", onclick: async () => {
           try { const g = await api.post(`/v1/games/${gameId}/rematch`); location.hash = `#/game/${g.id}`; } catch (err) { toast(problem(err)); }
         } }, t("result.rematch")));
+  }
+
+  // each seat's rating change (docs/ratings.md), or that the game did not count
+  function ratingsOf(summary, c) {
+    if (summary.status !== "finished") return null;
+    if (!summary.rated) return h("p", { id: "rating-changes" }, t("result.unrated"));
+    if (!summary.rating_changes) return null;
+    return h("section", { id: "rating-changes", class: "rating-changes" }, h("h3", {}, t("result.ratings")),
+      h("ul", {}, summary.rating_changes.map((x) => h("li", { dataset: { seat: x.seat } },
+        t("result.rating_of", { name: c.name(x.seat), change: change(x) })))));
   }
 
   async function act(fn, withSummary = false) {
@@ -223,6 +243,7 @@ export function mount(main, gameId, session, inviteCode = null) {
   (async () => {
     try {
       await refresh(true);
+      await chat.load().catch(() => {});  // a game without a chat for this reader: none shown
       st.events = await allEvents(gameId, 0, query);
       st.last = st.events.length ? st.events[st.events.length - 1].version : 0;
       draw();

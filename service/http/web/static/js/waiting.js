@@ -5,6 +5,7 @@
 import * as api from "./api.js";
 import { say } from "./dom.js";
 import { t } from "./i18n.js";
+import { change } from "./ratings.js";
 
 const ENDED = new Set(["finished", "aborted", "cancelled"]);
 let stop = null;
@@ -25,11 +26,20 @@ async function load() {
   mark();
 }
 
-function news(event) {
+// a rated game's game_over carries the player's own rating change (docs/ratings.md)
+function ratingNews(data) {
+  try {
+    const rating = JSON.parse(data).data.rating;
+    return rating ? t("news.game_over", { change: change(rating) }) : null;
+  } catch (err) { return null; }
+}
+
+function news(event, data) {
   clearTimeout(timer);
   timer = setTimeout(() => load().catch(() => {}), 80);
-  if (event !== "your_turn" && event !== "can_react" && event !== "invited") return;
-  const text = t(event === "invited" ? "news.invited" : "news.your_move");
+  const rated = event === "game_over" ? ratingNews(data) : null;
+  if (event !== "your_turn" && event !== "can_react" && event !== "invited" && !rated) return;
+  const text = rated || t(event === "invited" ? "news.invited" : "news.your_move");
   say(text);
   if ("Notification" in window && Notification.permission === "granted" && document.hidden) {
     new Notification("facedown", { body: text, tag: "facedown" });
@@ -39,7 +49,7 @@ function news(event) {
 /** Follow the account while signed in. */
 export function start() {
   if (stop) return;
-  stop = api.follow("/v1/me/stream", ({ event }) => news(event));
+  stop = api.follow("/v1/me/stream", ({ event, data }) => news(event, data));
   load().catch(() => {});
 }
 

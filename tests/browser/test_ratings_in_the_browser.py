@@ -1,0 +1,51 @@
+"""Ratings in the page (docs/ratings.md): after a rated game, its game-over panel shows each
+seat's change, the leaderboard of its game lists both players best first, and a player's
+profile shows their results and their rating over time as an SVG chart."""
+from __future__ import annotations
+
+from typing import Any
+
+import requests
+
+from tests.browser.driver import Seat, Table
+
+
+def _post(seat: Seat, path: str, body: Any = None) -> Any:
+    r = requests.post(seat.table.url + path, json=body if body is not None else {},
+                      headers={"Authorization": f"Bearer {seat.token}"}, timeout=10)
+    assert r.status_code in (200, 201), r.text
+    return r.json()
+
+
+def test_the_leaderboard_and_the_profile_show_after_a_rated_game(table: Table) -> None:
+    ann, bob = table.seat("Ann Rated"), table.seat("Bob Rated")
+    gid = _post(ann, "/v1/games", {"ruleset": "pedro", "seats": 2})["id"]
+    _post(bob, f"/v1/games/{gid}/join")
+    _post(bob, f"/v1/games/{gid}/resign")  # ann wins, bob ranks last
+    changes = ann.api(f"/v1/games/{gid}")["rating_changes"]
+    assert [c["rank"] for c in changes] == [1, 2]
+
+    p = ann.page
+    p.goto(f"{table.url}/#/game/{gid}")
+    p.wait_for_selector("#rating-changes li[data-seat='1']")
+    items = p.locator("#rating-changes li").all_inner_texts()
+    assert len(items) == 2 and "Ann Rated" in items[0] and "Bob Rated" in items[1] and "→" in items[0]
+
+    p.click("nav a[href='#/ratings']")
+    p.wait_for_selector("#board-ruleset")
+    p.select_option("#board-ruleset", "pedro")
+    rows = p.locator(f"#board-rows tr[data-player='{changes[0]['player_id']}']")
+    rows.wait_for()
+    names = [r.split("\t")[1] for r in p.locator("#board-rows tr").all_inner_texts()]
+    assert names.index("Ann Rated") < names.index("Bob Rated")  # the winner above the loser
+    ann.axe("leaderboard")
+
+    rows.locator("a").click()
+    p.wait_for_selector("#profile")
+    assert "Ann Rated" in p.inner_text("#profile h1")
+    assert p.locator("#chart-pedro circle").count() == 2  # the start and the one game
+    shown = p.get_attribute("#chart-pedro", "aria-label") or ""
+    assert "Pedro" in shown
+    assert "1" in p.inner_text("#profile")  # one finished game, one won
+    ann.axe("profile")
+    ann.shot("ratings-profile")
