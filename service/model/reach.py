@@ -35,7 +35,7 @@ MAX_LEAD = 30 * 86400  # the longest time control a game may have
 DEFAULTS: dict[str, Any] = {
     "time_zone": "UTC",
     "quiet_hours": None,
-    # a game chat's messages (docs/chat.md): pushed, and e-mailed only to who asks (then in a digest)
+    # a game chat's messages (docs/chat.md): pushed, and e-mailed only to who asks
     "email": {"turn": "digest", "reminders": [86400, 7200], "game_over": True, "invited": True, "chat": False},
     "push": {"turn": True, "reminders": [86400, 7200], "game_over": True, "invited": True, "chat": True},
 }

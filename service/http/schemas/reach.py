@@ -92,6 +92,7 @@ class EmailChannelOut(Schema):
     reminders = fields.List(fields.Integer())
     game_over = fields.Boolean()
     invited = fields.Boolean()
+    chat = fields.Boolean()
 
 
 class PushChannelOut(Schema):
@@ -99,6 +100,7 @@ class PushChannelOut(Schema):
     reminders = fields.List(fields.Integer())
     game_over = fields.Boolean()
     invited = fields.Boolean()
+    chat = fields.Boolean()
 
 
 class SettingsOut(Schema):

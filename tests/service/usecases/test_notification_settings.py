@@ -33,7 +33,7 @@ def test_the_defaults_until_the_player_chooses_and_a_change_in_part_keeps_the_re
 def test_saving_stores_what_each_channel_follows(deps: Dependencies) -> None:
     pid, _ = player(deps, "ann")
     ns.change(deps, pid, {"email": {"turn": "off", "reminders": [], "invited": False},
-                          "push": {"game_over": False}})
+                          "push": {"game_over": False, "chat": False}})
     stored = reach.settings_of(deps.db, uuid.UUID(pid))
     assert stored is not None
     assert stored.email_kinds == ("game_over",)
