@@ -157,6 +157,9 @@ def test_a_push_shows_one_notification_per_game_and_its_click_opens_the_game_in_
     # a newer push about the same game replaces it; another game's stands beside it, and a link
     # to another site is not followed: the game's page here is
     worker.push({"kind": "reminder", "game_id": gid, "title": "Pedro: 2 hours left", "body": "ann awaited", "url": url})
+    # one push at a time: two delivered through the DevTools Protocol at once once left one unshown
+    # (seen in 1 run of 4; whether a real push service's two pushes can race so is still open)
+    _shown(worker, "Pedro: 2 hours left")
     other = str(uuid.uuid4())
     worker.push({"kind": "invited", "game_id": other, "title": "Invited", "body": "bob", "url": "https://elsewhere.invalid/x"})
     by_tag = {n["tag"]: n for n in _shown(worker, "Pedro: 2 hours left", "Invited")}
