@@ -22,8 +22,8 @@ EN = CATALOGS["en"]
 PLURALS = {"en": {"one", "other"}, "es": {"one", "many", "other"}, "pt-BR": {"one", "many", "other"},
            "pt-PT": {"one", "many", "other"}}
 # the same words in English and the other language: names (facedown, the calls of the original
-# texts) and cognates
-NAMES = {"title.page", "scores.total", "call.corte", "call.pedro", "call.fechei"}
+# texts, Buchholz's tie-break) and cognates
+NAMES = {"title.page", "scores.total", "call.corte", "call.pedro", "call.fechei", "tourney.tie.buchholz"}
 # Spanish cognates of the ratings (docs/ratings.md): a bot account's mark, a provisional rating
 SAME_AS_ENGLISH = {"es": NAMES | {"optval.no", "bot.badge", "ratings.provisional"}, "pt-BR": NAMES, "pt-PT": NAMES}
 OTHERS = [loc for loc in LOCALES if loc != "en"]

@@ -133,3 +133,9 @@ export function problem(err) {
   const slug = String((err.body && err.body.type) || "").split("/").pop();
   return has(`problem.${slug}`) ? t(`problem.${slug}`) : t("problem.other", { status: err.status || "?" });
 }
+
+/** A refused form: its problem in words, and the fields the server named (a 422's errors). */
+export function refusal(err) {
+  const fields = err && err.body && err.body.errors ? Object.keys(err.body.errors).join(", ") : "";
+  return fields ? t("lobby.refused_fields", { problem: problem(err), fields }) : problem(err);
+}

@@ -1,6 +1,6 @@
 // The web client's entry: the language (i18n.js), the session, the routes (#/, #/lobby,
 // #/game/ID, #/join/ID/CODE, #/replay/ID, #/rules/PAGE/HEADING, #/account, #/verify-email,
-// #/ratings/RULESET, #/player/HANDLE), the links of our e-mails (links.js), what waits for the
+// #/ratings/RULESET, #/player/HANDLE, #/tournament/ID), the links of our e-mails (links.js), what waits for the
 // player (waiting.js), and the service worker that keeps the shell for offline use and shows pushes.
 import { h, clear, toast } from "./dom.js";
 import * as api from "./api.js";
@@ -12,6 +12,7 @@ import * as table from "./table.js";
 import * as replay from "./replay.js";
 import * as rules from "./rules.js";
 import * as ratings from "./ratings.js";
+import * as tournament from "./tournament.js";
 import * as waiting from "./waiting.js";
 import * as links from "./links.js";
 import "./clock.js";
@@ -76,7 +77,7 @@ function askSession(mine, parts) {
 }
 
 const TITLES = { lobby: "nav.lobby", game: "title.game", join: "title.game", replay: "title.replay", rules: "nav.rules",
-  account: "nav.account", "verify-email": "verify.title", ratings: "nav.ratings", player: "title.player" };
+  account: "nav.account", "verify-email": "verify.title", ratings: "nav.ratings", player: "title.player", tournament: "tourney.title" };
 
 function route() {
   const hash = location.hash || "#/";
@@ -88,7 +89,7 @@ function route() {
   waiting.title(t("title.page", { page: t(TITLES[parts[0]] || "nav.inbox") }));
   if (!session) { askSession(mine, parts); return; }
   for (const a of document.querySelectorAll("[data-nav]")) {
-    a.toggleAttribute("aria-current", a.dataset.nav === (parts[0] || "inbox"));
+    a.toggleAttribute("aria-current", a.dataset.nav === ({ tournament: "lobby" }[parts[0]] || parts[0] || "inbox"));
     if (a.hasAttribute("aria-current")) a.setAttribute("aria-current", "page");
   }
   switch (parts[0]) {
@@ -101,6 +102,7 @@ function route() {
     case "verify-email": unmount = links.mountVerify(main); break;
     case "ratings": unmount = ratings.mountBoard(main, parts[1]); break;
     case "player": unmount = ratings.mountProfile(main, parts[1]); break;
+    case "tournament": unmount = tournament.mount(main, parts[1], session); break;
     default: unmount = inbox.mount(main); break;
   }
 }

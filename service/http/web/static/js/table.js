@@ -96,6 +96,7 @@ export function mount(main, gameId, session, inviteCode = null) {
     const over = view.status === "finished" || summary.status === "finished";
     root.append(h("header", { class: "game-head" },
       h("h1", {}, summary.name || t("game.untitled"), h("span", { class: "ruleset", translate: "no" }, ` · ${rulesetTitle(view.ruleset)}`)),
+      tournamentLine(summary),
       h("p", { class: `headline${yourMove(view) ? " yours" : ""}`, id: "headline", tabindex: "-1" }, line),
       deadline ? h("p", { class: "deadline" }, ...tn("deadline.text", {
         left: countdown(deadline.at),
@@ -120,6 +121,14 @@ export function mount(main, gameId, session, inviteCode = null) {
       const el = root.querySelector(refocus) || root.querySelector(".actions [data-action]") || root.querySelector("#headline");
       if (el) el.focus();
     }
+  }
+
+  // a table of a tournament says which, and leads back to it
+  function tournamentLine(summary) {
+    const x = summary.tournament;
+    if (!x) return null;
+    return h("p", { class: "tournament-line" }, h("a", { href: `#/tournament/${x.id}`, id: "tournament-link" },
+      t("game.tournament", { name: x.name, n: x.round })));
   }
 
   function waitingRoom(view, summary, c) {
