@@ -27,7 +27,8 @@ export function mount(main, gameId, session, inviteCode = null) {
   const root = h("div", { class: "game", "data-game": gameId, "aria-busy": "true" });
   clear(main).append(root);
   const query = inviteCode ? `&invite_code=${encodeURIComponent(inviteCode)}` : "";
-  const st = { summary: null, view: null, events: [], last: 0, stop: null, streamSeat: null, timer: null, sending: false, closed: false };
+  const st = { summary: null, view: null, events: [], last: 0, stop: null, streamSeat: null, timer: null, sending: false, closed: false,
+    tournament: undefined };
   // kept across draws (the words being typed stay); the game's stream brings its messages
   const chat = chatPanel(gameId, session, query);
 
@@ -123,12 +124,16 @@ export function mount(main, gameId, session, inviteCode = null) {
     }
   }
 
-  // a table of a tournament says which, and leads back to it
+  // a table of a tournament says which (its name read once), and leads back to it
   function tournamentLine(summary) {
     const x = summary.tournament;
     if (!x) return null;
+    if (st.tournament === undefined) {
+      st.tournament = null;
+      api.get(`/v1/tournaments/${x.id}`).then((full) => { st.tournament = full.name; draw(); }).catch(() => {});
+    }
     return h("p", { class: "tournament-line" }, h("a", { href: `#/tournament/${x.id}`, id: "tournament-link" },
-      t("game.tournament", { name: x.name, n: x.round })));
+      t("game.tournament", { name: st.tournament || "…", n: x.round })));
   }
 
   function waitingRoom(view, summary, c) {

@@ -60,6 +60,7 @@ export function newSection(rulesets) {
   const most = number("tn-max", { required: true, min: 2, max: 256, value: 8 });
   const duplicate = h("input", { type: "checkbox", id: "tn-duplicate", name: "tn-duplicate", "aria-describedby": "tn-duplicate-hint" });
   const starts = h("input", { type: "datetime-local", id: "tn-starts", name: "tn-starts" });
+  const play = h("input", { type: "checkbox", id: "tn-play", name: "tn-play", checked: true });
   const form = h("form", { id: "new-tournament" },
     field("tn-name", t("tourney.name"), name),
     choice.game,
@@ -71,15 +72,23 @@ export function newSection(rulesets) {
       h("span", { class: "hint", id: "tn-duplicate-hint" }, t("tourney.duplicate_hint"))),
     choice.hoursField,
     field("tn-starts", t("tourney.starts"), starts, t("tourney.starts_hint")),
+    h("div", { class: "field check" }, play, h("label", { for: "tn-play" }, t("tourney.play"))),
     choice.optionsBox,
     h("button", { type: "submit", class: "primary", id: "create-tournament" }, t("tourney.create")));
+  // a round robin's rounds may be left empty: as many as it takes for everyone to meet
+  format.addEventListener("change", () => {
+    const swiss = format.value === "swiss";
+    rounds.required = swiss;
+    if (swiss && !rounds.value) rounds.value = 3;
+    if (!swiss) rounds.value = "";
+  });
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     if (!form.reportValidity()) return;
     const body = { name: name.value.trim(), ruleset: choice.ruleset().name, options: choice.options(form), format: format.value,
-      seats_per_table: Number(choice.seats.value), rounds: Number(rounds.value), duplicate: duplicate.checked,
+      seats_per_table: Number(choice.seats.value), rounds: rounds.value ? Number(rounds.value) : undefined, duplicate: duplicate.checked,
       max_players: Number(most.value), time_control: choice.timeControl(),
-      starts_at: starts.value ? new Date(starts.value).toISOString() : undefined };
+      starts_at: starts.value ? new Date(starts.value).toISOString() : undefined, join: play.checked };
     try {
       const made = await api.post("/v1/tournaments", body);
       location.hash = `#/tournament/${made.id}`;
