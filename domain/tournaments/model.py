@@ -12,10 +12,6 @@ class Pairing:
     tables: tuple[tuple[str, ...], ...]
     byes: tuple[str, ...]
 
-    def seated(self) -> tuple[str, ...]:
-        """Every player of the round, tables first, then the byes."""
-        return tuple(p for table in self.tables for p in table) + self.byes
-
 
 @dataclass(frozen=True, slots=True)
 class TableResult:

@@ -58,7 +58,9 @@ def round_robin_pairing(players: Sequence[str], seats_per_table: int, round_numb
                    byes=tuple(players[i] for i in byes))
 
 
-Schedule = tuple[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], ...]
+#: a round by positions in the players' order: its tables, then its byes
+Round = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
+Schedule = tuple[Round, ...]
 
 
 @cache
@@ -83,7 +85,7 @@ def _greedy_schedule(count: int, size: int) -> Schedule:
     unmet = {frozenset(pair) for pair in combinations(order, 2)}
     history: list[tuple[tuple[str, ...], ...]] = []
     byes_so_far: Counter[str] = Counter()
-    rounds = []
+    rounds: list[Round] = []
     while unmet and len(rounds) < MOST_ROUNDS:
         left = Counter(p for pair in unmet for p in pair)
         tables, byes = seat(order, size, history, byes_so_far, left)
@@ -94,8 +96,7 @@ def _greedy_schedule(count: int, size: int) -> Schedule:
     return tuple(rounds)
 
 
-def _positions(tables: Sequence[Sequence[str]], byes: Sequence[str]
-               ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+def _positions(tables: Sequence[Sequence[str]], byes: Sequence[str]) -> Round:
     return tuple(tuple(int(p) for p in t) for t in tables), tuple(int(p) for p in byes)
 
 

@@ -61,7 +61,7 @@ def group(order: Sequence[str], size: int, met: Counter[frozenset[str]]) -> tupl
         if found is not None:
             tables = found[1]
     except _TooLong:
-        pass
+        pass  # the greedy seating stands
     return tuple(tuple(order[i] for i in table) for table in tables)
 
 

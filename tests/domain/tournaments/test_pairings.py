@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.tournaments import Pairing, round_robin_pairing, round_robin_rounds, swiss_pairing
+from domain.tournaments import Pairing, round_robin_pairing, round_robin_rounds, seating, swiss_pairing
 
 SIZES = [(n, k) for n in (5, 7, 8, 9) for k in (2, 3, 4)]
 
@@ -186,3 +186,16 @@ def test_the_swiss_finds_the_fewest_repeats_of_any_seating_closest_to_the_order(
         assert not any(met[frozenset(p)] for t in pairing.tables for p in combinations(t, 2))
     first_best = next(s for s in seatings if repeat_cost(s, met) == fewest)
     assert [set(t) for t in pairing.tables] == [set(t) for t in first_best]
+
+
+def test_a_round_too_big_for_the_exact_search_still_seats_everyone_the_same_way_each_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    players = names(12)
+    history = swiss_rounds(players, 4, 3, seed=7)
+    exact = swiss_pairing(players, 4, history)
+    monkeypatch.setattr(seating, "SEARCH_LIMIT", 0)
+    greedy = swiss_pairing(players, 4, history)
+    assert_a_proper_round(greedy, players, 4)
+    assert greedy == swiss_pairing(players, 4, history)
+    met = pair_meetings(history)
+    assert repeat_cost(exact.tables, met) <= repeat_cost(greedy.tables, met)
