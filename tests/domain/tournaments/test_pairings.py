@@ -46,8 +46,11 @@ def swiss_rounds(players: list[str], seats: int, rounds: int, seed: int) -> list
 @pytest.mark.parametrize(("count", "seats"), SIZES)
 def test_a_swiss_round_seats_everyone_once_or_gives_a_bye(count: int, seats: int) -> None:
     players = names(count)
-    for pairing in swiss_rounds(players, seats, 6, seed=count * 10 + seats):
+    rounds = swiss_rounds(players, seats, 6, seed=count * 10 + seats)
+    for pairing in rounds:
         assert_a_proper_round(pairing, players, seats)
+    byes = Counter(p for pairing in rounds for p in pairing.byes)
+    assert max(byes[p] for p in players) - min(byes[p] for p in players) <= 1, "nobody has a second bye first"
 
 
 @pytest.mark.parametrize(("count", "seats"), SIZES)
