@@ -33,6 +33,7 @@ from service.usecases.lobby import deal, resolve_rules, seat_taken, time_control
 
 log = logging.getLogger("facedown.tournaments")
 MAX_TRIES = 8
+_CREATED_NS = uuid.UUID("a4e6f1b2-7c3d-4e5f-8a9b-0c1d2e3f4a5b")  # uuid5(player, Idempotency-Key)
 _LINKS = Lru(100_000)  # game -> (tournament, round) of a duplicate board's table, or () (immutable)
 _OVER = Lru(100_000)  # (tournament, round) -> True once the round is over (immutable)
 
@@ -83,8 +84,10 @@ def _update(deps: Dependencies, tid: uuid.UUID, decide: Callable[[model.Tourname
 # ------------------------------------------------------------------ what players do
 
 
-def create(deps: Dependencies, player: tuple[str, str], data: Mapping[str, Any]) -> tuple[model.Tournament, int]:
-    """Open a tournament (its creator joins it unless ``join`` is false)."""
+def create(deps: Dependencies, player: tuple[str, str], data: Mapping[str, Any],
+           idem_key: str | None = None) -> model.Tournament:
+    """Open a tournament (its creator joins it unless ``join`` is false). With an
+    ``Idempotency-Key`` its id is derived from the player and the key: a retry finds it."""
     seats = int(data["seats_per_table"])
     options = resolve_rules(data["ruleset"], seats, data.get("options") or {})
     if data["format"] == "swiss" and not data.get("rounds"):
@@ -103,8 +106,11 @@ def create(deps: Dependencies, player: tuple[str, str], data: Mapping[str, Any])
     events: list[model.Event] = [("TournamentOpened", opened)]
     if data.get("join", True):
         events.append(("PlayerJoined", {"player_id": player[0], "name": player[1]}))
-    tid = uuid.uuid4()
-    return _append(deps, None, 0, events, player[0], tid), len(events)
+    tid = uuid.uuid5(_CREATED_NS, f"{player[0]}\n{idem_key}") if idem_key else uuid.uuid4()
+    try:
+        return _append(deps, None, 0, events, player[0], tid)
+    except ConcurrencyError:  # the first request with this key made it
+        return load(deps, tid)[0]
 
 
 def join(deps: Dependencies, tid: uuid.UUID, player: tuple[str, str]) -> model.Tournament:

@@ -7,7 +7,7 @@ import uuid
 from flask import Blueprint
 from flask.typing import ResponseReturnValue
 
-from service.http.requests import caller, deps, json_body, load, load_query, reply
+from service.http.requests import caller, deps, idempotency_key, json_body, load, load_query, reply
 from service.http.schemas import tournaments as s
 from service.usecases import tournaments
 
@@ -28,7 +28,7 @@ def create() -> ResponseReturnValue:
     who = caller()
     assert who is not None
     data = load(_in, json_body())
-    t, _ = tournaments.create(deps(), who, data)
+    t = tournaments.create(deps(), who, data, idempotency_key())
     return _shown(uuid.UUID(t.id), 201)
 
 

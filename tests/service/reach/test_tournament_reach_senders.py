@@ -12,7 +12,7 @@ from tests.service.reach.conftest import Reach
 def test_a_tables_round_is_pushed_and_mailed_in_the_readers_language(world: Reach) -> None:
     ann = world.player("Ann", address="ann-t@example.org", settings={"email": {"invited": False}})
     bob = world.player("Bob", address="bob-t@example.org", locale="es", subscribe=True)
-    t, _ = tournaments.create(world.deps, ann, {"name": "Copa", "ruleset": "pedro", "format": "swiss",
+    t = tournaments.create(world.deps, ann, {"name": "Copa", "ruleset": "pedro", "format": "swiss",
                                                 "seats_per_table": 2, "rounds": 1, "max_players": 2})
     started = tournaments.join(world.deps, uuid.UUID(t.id), bob)
     assert started.status == "running"

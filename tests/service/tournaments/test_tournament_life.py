@@ -33,10 +33,10 @@ def test_what_a_player_may_not_do_is_refused_with_a_problem(live: Any) -> None:
     creator, a, b, c, d = clients.values()
     t = open_tournament(creator, format="swiss", seats_per_table=2, rounds=2, max_players=3)
     path = f"/v1/tournaments/{t['id']}"
-    assert _refused(lambda: a.request("POST", path + "/start")) == (403, "forbidden")
-    assert _refused(lambda: creator.request("POST", path + "/start")) == (409, "too-few-players")
+    assert _refused(lambda: a.start_tournament(t["id"])) == (403, "forbidden")
+    assert _refused(lambda: creator.start_tournament(t["id"])) == (409, "too-few-players")
     assert _refused(lambda: a.request("POST", path + "/leave")) == (409, "not-in-tournament")
-    a.request("POST", path + "/join")
+    a.join_tournament(t["id"])
     assert _refused(lambda: a.request("POST", path + "/join")) == (409, "already-joined")
     t = b.request("POST", path + "/join")  # the third of three: it starts, one player on a bye
     assert t["status"] == "running" and len(t["rounds"][0]["tables"]) == 1 and len(t["rounds"][0]["byes"]) == 1
@@ -50,12 +50,23 @@ def test_what_a_player_may_not_do_is_refused_with_a_problem(live: Any) -> None:
                     ) == (422, "validation")
     # before the start a player may leave, and the list shows it open
     other = open_tournament(c, format="round_robin", seats_per_table=2)
-    d.request("POST", f"/v1/tournaments/{other['id']}/join")
-    left = d.request("POST", f"/v1/tournaments/{other['id']}/leave")
+    d.join_tournament(other["id"])
+    left = d.leave_tournament(other["id"])
     assert [p["id"] for p in left["players"]] == [p["id"] for p in other["players"]]
-    listed = d.request("GET", "/v1/tournaments")["tournaments"]
+    listed = d.tournaments()
     assert {x["id"]: x["status"] for x in listed if x["id"] in (t["id"], other["id"])} == {
         t["id"]: "running", other["id"]: "open"}
+
+
+def test_a_retried_creation_returns_the_tournament_the_first_one_made(live: Any) -> None:
+    [ann] = players(live.url, 1, "retry").values()
+    body = {"name": "once", "ruleset": "pedro", "format": "swiss", "seats_per_table": 2, "rounds": 1,
+            "max_players": 4}
+    first = ann.request("POST", "/v1/tournaments", body, headers={"Idempotency-Key": "k-1"})
+    again = ann.request("POST", "/v1/tournaments", body, headers={"Idempotency-Key": "k-1"})
+    assert again["id"] == first["id"] and again["version"] == first["version"]
+    other = ann.request("POST", "/v1/tournaments", body, headers={"Idempotency-Key": "k-2"})
+    assert other["id"] != first["id"]
 
 
 def test_the_sweep_starts_a_tournament_at_its_time_and_cancels_one_with_too_few(live: Any) -> None:
@@ -79,7 +90,7 @@ def test_a_round_is_formed_once_and_never_lost_whatever_crashes_between_the_appe
     # the server dies right after the append that ends the round's last table
     monkeypatch.setattr(deps.games, "on_table_over", None)
     play_round(t, clients)
-    t = creator.request("GET", f"/v1/tournaments/{t['id']}")
+    t = creator.tournament(t["id"])
     assert [r["status"] for r in t["rounds"]] == ["playing"]
     # four workers see the round over at once: one of them forms the next round
     tid = uuid.UUID(t["id"])
@@ -90,7 +101,7 @@ def test_a_round_is_formed_once_and_never_lost_whatever_crashes_between_the_appe
         th.join()
     paired = [e.data["n"] for e in _stream(live, t["id"]) if e.type == "RoundPaired"]
     assert paired == [1, 2]
-    t = creator.request("GET", f"/v1/tournaments/{t['id']}")
+    t = creator.tournament(t["id"])
     for table in t["rounds"][1]["tables"]:
         assert creator.request("GET", f"/v1/games/{table['game_id']}")["status"] == "active"
     monkeypatch.setattr(deps.games, "on_table_over", lambda game: tournaments.table_over(deps, game))
@@ -101,7 +112,7 @@ def test_a_round_is_formed_once_and_never_lost_whatever_crashes_between_the_appe
 
     monkeypatch.setattr(tournaments, "_open_table", crash)
     play_round(t, clients, seed=2)
-    t = creator.request("GET", f"/v1/tournaments/{t['id']}")
+    t = creator.tournament(t["id"])
     assert [r["status"] for r in t["rounds"]] == ["over", "over", "playing"]
     missing = t["rounds"][2]["tables"][0]["game_id"]
     assert deps.store.head(uuid.UUID(missing)) is None
@@ -114,11 +125,11 @@ def test_a_round_is_formed_once_and_never_lost_whatever_crashes_between_the_appe
     news = clients[seated[0]].request("GET", "/v1/me/notifications", params={"after": 0, "wait": 0})
     assert [n["data"]["round"] for n in news["notifications"] if n["kind"] == "tournament_round"] == [1, 2, 3]
     play_round(t, clients, seed=3)
-    done = creator.request("GET", f"/v1/tournaments/{t['id']}")
+    done = creator.tournament(t["id"])
     assert done["status"] == "finished"
     sweep(deps)
     tournaments.progress(deps, tid)
-    assert creator.request("GET", f"/v1/tournaments/{t['id']}")["version"] == done["version"]
+    assert creator.tournament(t["id"])["version"] == done["version"]
     assert [e.data["n"] for e in _stream(live, t["id"]) if e.type == "RoundPaired"] == [1, 2, 3]
 
 

@@ -72,7 +72,7 @@ def test_a_duplicate_swiss_of_eight_at_two_seats_is_played_to_its_end(live: Any)
         _told(clients, t)
         _sealed(live.url, t, clients)
         play_round(t, clients, seed=r["n"])
-        t = creator.request("GET", f"/v1/tournaments/{t['id']}")
+        t = creator.tournament(t["id"])
         seed = t["boards"][r["n"] - 1]["seed"]
         assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == board["commitment"]
         # the round over, anyone reads its tables: each dealt the same cards seat for seat,
@@ -101,7 +101,7 @@ def test_a_round_robin_of_eight_at_four_seats_is_played_to_its_end(live: Any) ->
         seated_once(r, set(clients))
         _told(clients, t)
         play_round(t, clients, seed=r["n"])
-        t = creator.request("GET", f"/v1/tournaments/{t['id']}")
+        t = creator.tournament(t["id"])
         games = [creator.request("GET", f"/v1/games/{x['game_id']}") for x in r["tables"]]
         assert all(g["status"] == "finished" and g["tournament"]["board_commitment"] is None for g in games)
         expected += expected_points(games, duplicate=False)
