@@ -72,7 +72,7 @@ def test_a_retried_creation_returns_the_tournament_the_first_one_made(live: Any)
 def test_the_sweep_starts_a_tournament_at_its_time_and_cancels_one_with_too_few(live: Any) -> None:
     clients = players(live.url, 3, "timed")
     creator, a, lonely = clients.values()
-    past = (datetime.now(timezone.utc) - timedelta(seconds=1)).isoformat()
+    past = (datetime.now(timezone.utc) - timedelta(seconds=1)).isoformat().replace("+00:00", "Z")
     timed = open_tournament(creator, format="swiss", seats_per_table=2, rounds=1, starts_at=past)
     a.request("POST", f"/v1/tournaments/{timed['id']}/join")
     alone = open_tournament(lonely, format="swiss", seats_per_table=2, rounds=1, starts_at=past)
