@@ -29,12 +29,14 @@ def page(db: Database, status: str | None, limit: int) -> list[dict[str, Any]]:
     return [r[0] for r in rows]
 
 
-def due(db: Database, now: datetime, limit: int = 100) -> list[uuid.UUID]:
-    """Open tournaments whose start time has come."""
+def due(db: Database, now: datetime, limit: int = 100) -> list[tuple[uuid.UUID, bool]]:
+    """Open tournaments whose start time has come, or that are full (the join that filled one
+    starts it; this is for one whose start that join did not reach): (id, full)."""
+    full = "(listed->>'player_count')::int >= (listed->>'max_players')::int"
     with db.connection() as conn:
-        return [r[0] for r in conn.execute(
-            "SELECT stream_id FROM tournaments WHERE status = 'open' AND starts_at <= %s"
-            " ORDER BY starts_at LIMIT %s", (now, limit))]
+        return [(r[0], r[1]) for r in conn.execute(
+            f"SELECT stream_id, {full} FROM tournaments WHERE status = 'open' AND (starts_at <= %s OR {full})"
+            " ORDER BY created_at LIMIT %s", (now, limit))]
 
 
 def running(db: Database, limit: int = 500) -> list[uuid.UUID]:

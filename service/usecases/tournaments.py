@@ -117,7 +117,10 @@ def join(deps: Dependencies, tid: uuid.UUID, player: tuple[str, str]) -> model.T
     """Join an open tournament; the join that fills it starts it."""
     t = _update(deps, tid, lambda t: model.join(t, player[0], player[1]), player[0])
     if len(t.players) >= t.max_players:
-        t = start(deps, tid, None, "full")
+        try:
+            t = start(deps, tid, None, "full")
+        except (Problem, StoreError) as exc:  # the join stands; the sweep starts a full tournament
+            log.warning("tournament %s full but not started: %s", tid, exc)
     return t
 
 
@@ -249,9 +252,9 @@ def sweep(deps: Dependencies) -> int:
     """Start the tournaments whose time has come (cancel those with too few players), and move
     on every running one whose round is over. Returns the tournaments it changed."""
     changed = 0
-    for tid in store.due(deps.db, deps.clock()):
+    for tid, full in store.due(deps.db, deps.clock()):
         try:
-            start(deps, tid, None, "starts_at")
+            start(deps, tid, None, "full" if full else "starts_at")
         except Problem as exc:
             if exc.slug == "too-few-players":
                 _update(deps, tid, lambda t: [("TournamentCancelled", {"reason": "too-few-players"})]

@@ -58,6 +58,25 @@ def test_what_a_player_may_not_do_is_refused_with_a_problem(live: Any) -> None:
         t["id"]: "running", other["id"]: "open"}
 
 
+def test_a_full_tournament_whose_start_failed_refuses_joins_and_the_sweep_starts_it(
+        live: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    deps = live.app.extensions["facedown"]
+    clients = players(live.url, 3, "full")
+    creator, a, late = clients.values()
+    t = open_tournament(creator, format="swiss", seats_per_table=2, rounds=1, max_players=2)
+
+    def crash(*_: Any) -> Any:
+        raise StoreError("the server went away")
+
+    monkeypatch.setattr(tournaments, "start", crash)
+    a.join_tournament(t["id"])  # the join that fills it, whose start does not happen
+    monkeypatch.undo()
+    assert creator.tournament(t["id"])["status"] == "open"
+    assert _refused(lambda: late.join_tournament(t["id"])) == (409, "tournament-full")
+    sweep(deps)
+    assert creator.tournament(t["id"])["status"] == "running"
+
+
 def test_a_retried_creation_returns_the_tournament_the_first_one_made(live: Any) -> None:
     [ann] = players(live.url, 1, "retry").values()
     body = {"name": "once", "ruleset": "pedro", "format": "swiss", "seats_per_table": 2, "rounds": 1,

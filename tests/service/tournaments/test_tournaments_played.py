@@ -14,6 +14,7 @@ import requests
 from domain.tournaments import round_robin_rounds
 from facedown_client import Client
 from facedown_client.errors import ProblemError
+from service.audit.verify import verify_export
 from tests.service.tournaments.play import (expected_points, fill, open_tournament, play_round, players,
                                             seated_once)
 
@@ -27,6 +28,19 @@ def _problem(call: Any) -> ProblemError:
 def _deals(audit: dict[str, Any]) -> list[Any]:
     """The shuffled orders of a game's deals, in order, from its audit."""
     return [e["data"]["order"] for e in audit["events"] if e["type"] in ("RoundDealt", "StockReshuffled")]
+
+
+def _another_seed_fails(audit: dict[str, Any]) -> None:
+    """The offline verifier checks a table's deals against its board: a seed that does not open
+    the board's commitment is refused, naming it; without the seed the deals wait for it."""
+    for bad in ("00" * 32, None):
+        tampered = {**audit, "board": {**audit["board"], "seed": bad}}
+        tampered.pop("verification")
+        report = verify_export(tampered)
+        if bad is None:  # no seed: nothing to deal with, the deals are not checked
+            assert report.status["deals"].startswith("skipped")
+        else:
+            assert not report.ok and [f.value for f in report.failures][:1] == ["board.seed"]
 
 
 def _sealed(live_url: str, t: dict[str, Any], clients: dict[str, Client]) -> None:
@@ -81,6 +95,8 @@ def test_a_duplicate_swiss_of_eight_at_two_seats_is_played_to_its_end(live: Any)
                   for x in r["tables"]]
         assert all(a["verification"]["ok"] and a["board"]["seed"] == seed for a in audits)
         assert all(_deals(a) == _deals(audits[0]) for a in audits) and _deals(audits[0])
+        assert all(a["verification"]["checks"]["deals"] == "ok" for a in audits)
+        _another_seed_fails(audits[0])
         games = [requests.get(f"{live.url}/v1/games/{x['game_id']}", timeout=10).json() for x in r["tables"]]
         assert all(g["tournament"] == {"id": t["id"], "round": r["n"], "table": i, "board_commitment":
                                        board["commitment"]} for i, g in enumerate(games))
