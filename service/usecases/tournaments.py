@@ -246,6 +246,8 @@ def table_over(deps: Dependencies, game: Game) -> None:
         progress(deps, uuid.UUID(game.tournament[0]))
     except (Problem, StoreError) as exc:
         log.warning("tournament %s not moved on after game %s: %s", game.tournament[0], game.id, exc)
+    except Exception:  # noqa: BLE001 - the move that ended the table stands whatever happens here
+        log.exception("tournament %s not moved on after game %s", game.tournament[0], game.id)
 
 
 def sweep(deps: Dependencies) -> int:
