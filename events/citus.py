@@ -90,6 +90,8 @@ PLAN: dict[str, str] = {
     "log_entries": "reference",
     "log_head": "reference",
     "log_cosignatures": "reference",
+    # tournaments (sql/060): a tournament's row with its own stream (written by its appends)
+    "tournaments": "stream_id",
     "schema_migrations": "local",
 }
 

@@ -23,7 +23,7 @@ from events.db import Database
 from events.reach_outbox import MailItem
 
 #: the kinds of notification an e-mail or a push may be about (``fd_reach_kinds()``)
-REACH_KINDS = ("your_turn", "game_over", "invited", "chat")
+REACH_KINDS = ("your_turn", "game_over", "invited", "chat", "tournament_round")
 
 
 @dataclass(frozen=True, slots=True)

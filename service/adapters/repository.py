@@ -29,7 +29,7 @@ from events.store import AppendResult, EventStore, NewEvent, Snapshot
 from service.adapters import ratings
 from service.adapters.transparency import Transparency, new_hashes
 from service.adapters.wakeups import Live
-from service.model import fairness, notifications, snapshots, views
+from service.model import fairness, notifications, snapshots, tournament, views
 from service.model.caches import Lru
 from service.model.game import SERVICE_EVENTS, Game, Timeouts, fold_records
 from service.model.notifications import Notice
@@ -154,6 +154,9 @@ class GameRepository:
         self._games = Lru(GAME_CACHE_SIZE)
         self._rulesets = Lru(100_000)  # game -> ruleset name (immutable)
         self._keys = Lru(100_000)  # game -> chance key (immutable once dealt)
+        # called after the append that ends a tournament's table (create_app wires the
+        # tournaments' use case here: its round may be over; docs/tournaments.md)
+        self.on_table_over: Callable[[Game], None] | None = None
 
     # ------------------------------------------------------------ loading
 
@@ -220,9 +223,14 @@ class GameRepository:
         return secret
 
     def chance_key(self, game: Game) -> bytes:
-        """The key of the game's deals (the server's secret and every seat's entropy)."""
+        """The key of the game's deals (the server's secret and every seat's entropy, or a
+        duplicate board's seed)."""
         key = self._keys.get_(game.id)
-        if key is None:
+        if key is None and game.board is not None and game.tournament is not None:
+            # a table of a duplicate board: the board's seed alone (docs/fairness.md)
+            key = fairness.board_key(self.secret(tournament.board_id(*game.tournament[:2])))
+            self._keys.put(game.id, key)
+        elif key is None:
             entropy = [bytes.fromhex(s.entropy) for s in game.seats if s is not None]
             key = fairness.game_key(self.secret(uuid.UUID(game.id)), entropy)
             self._keys.put(game.id, key)
@@ -279,6 +287,9 @@ class GameRepository:
         self.live.hint(game.id, result.version)
         for player in notifications.recipients(news):
             self.live.hint(notifications.wake_key(player), 0)
+        if (game.tournament is not None and self.on_table_over is not None and game.status in notifications.ENDED
+                and (before is None or before.status not in notifications.ENDED)):
+            self.on_table_over(game)
         records = pending(events, gid, cur.version + 1, decision.typed)
         return Appended(after, result.first_version, result.last_version, tuple(records), cur,
                         self.transparency.game_checkpoint(gid, result.version))

@@ -7,7 +7,8 @@ Format ``facedown-audit/1`` (documented in ``docs/fairness.md``)::
      "secret_commitment", "secret" (hex or null), "entropy": [hex by seat],
      "events": [{"version", "type", "schema_version", "data", "metadata",
                  "time", "actor", "prev_hash", "hash"}],
-     "verification": {"ok", "checks", "first_failure", "failures"}}
+     "verification": {"ok", "checks", "first_failure", "failures"},
+     "board" (a duplicate board's table only): {"tournament", "round", "commitment", "seed"}}
 
 For an active game only the events of finished rounds are exported (never the
 current round, never the secret); :class:`AuditUnavailable` when no round is finished.
@@ -52,8 +53,22 @@ def load_log(store: EventStore, game_id: uuid.UUID, upto: int | None = None) -> 
     return read_log([event_json(e) for e in recorded])
 
 
-def build(game_id: uuid.UUID | str, events: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The export of ``events`` (every event of the stream, in order), per the policy above."""
+def board_of(store: EventStore, events: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """A duplicate board's table: its board (tournament, round, commitment, and the seed once
+    the tournament's stream has revealed it with the round's end); None for any other game."""
+    opened = events[0]["data"] if events else {}
+    if not opened.get("board"):
+        return None
+    tid, n = opened["tournament"]["id"], int(opened["tournament"]["round"])
+    seed = next((e.data.get("seed") for e in store.read(uuid.UUID(tid))
+                 if e.type == "RoundEnded" and e.data.get("n") == n), None)
+    return {"tournament": tid, "round": n, "commitment": opened["board"]["commitment"], "seed": seed}
+
+
+def build(game_id: uuid.UUID | str, events: Sequence[dict[str, Any]],
+          board: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The export of ``events`` (every event of the stream, in order), per the policy above,
+    with a duplicate table's ``board`` (:func:`board_of`)."""
     log = read_log(events)
     finished = log.finished()
     upto = log.finished_rounds_upto()
@@ -74,6 +89,8 @@ def build(game_id: uuid.UUID | str, events: Sequence[dict[str, Any]]) -> dict[st
         "entropy": [log.entropy.get(s) for s in range(log.players)],  # null: a seat never taken
         "events": shown,
     }
+    if board is not None:
+        export["board"] = board
     export["verification"] = verify_export(export).summary()
     return export
 
@@ -82,7 +99,8 @@ def export_game(store: EventStore, game_id: uuid.UUID) -> dict[str, Any]:
     recorded = store.read(game_id)
     if not recorded or recorded[0].type != "GameOpened":
         raise GameNotFound(str(game_id))
-    return build(game_id, [event_json(e) for e in recorded])
+    events = [event_json(e) for e in recorded]
+    return build(game_id, events, board_of(store, events))
 
 
 def dumps(export: Any) -> str:

@@ -36,6 +36,8 @@ class GameLog:
     names: dict[int, str] = field(default_factory=dict)
     secret: str | None = None
     secret_version: int | None = None
+    #: a duplicate board's commitment (GameOpened's ``board``): the deals come from its seed
+    board_commitment: str | None = None
 
     @property
     def ruleset(self) -> Ruleset | None:
@@ -106,6 +108,8 @@ def read_log(events: Sequence[dict[str, Any]]) -> GameLog:
             log.players = len(seats) if isinstance(seats, list) else int(seats or 0)
             log.options = dict(data.get("options") or {})
             log.secret_commitment = data.get("secret_commitment")
+            board = data.get("board")  # a duplicate board's table: dealt from the board's seed
+            log.board_commitment = board.get("commitment") if isinstance(board, Mapping) else None
         elif kind == "SeatTaken":
             seat = int(data.get("seat", -1))
             log.entropy[seat] = str(data.get("entropy") or "")

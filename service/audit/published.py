@@ -63,7 +63,7 @@ def _build(store: EventStore, gid: uuid.UUID, game_id: str, head: int, last: Bui
     if last is not None and last.shows == shows:
         return last
     try:
-        out = exporting.build(game_id, events)
+        out = exporting.build(game_id, events, exporting.board_of(store, events))
     except exporting.AuditUnavailable as exc:
         raise Problem("audit-unavailable", f"{exc}: the audit shows finished rounds only",
                       version=0) from None

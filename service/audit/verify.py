@@ -77,7 +77,9 @@ def check_chain(events: list[dict[str, Any]], report: Report, head: Any = None) 
 def check_file(export: Mapping[str, Any], log: GameLog, report: Report) -> None:
     """Top-level copies must equal the chained facts they repeat."""
     c = Checker(report, "file")
-    for key in sorted((set(export) | {"verification"}) ^ EXPORT_KEYS):
+    # a duplicate board's table carries its board (docs/fairness.md), no other game does
+    expected = EXPORT_KEYS | ({"board"} if log.board_commitment is not None else set())
+    for key in sorted((set(export) | {"verification"}) ^ expected):
         c.fail("unknown or missing key in the export", value=key)
     last = log.events[-1].get("version") if log.events else 0
     finished = log.finished()
@@ -109,8 +111,24 @@ def check_file(export: Mapping[str, Any], log: GameLog, report: Report) -> None:
     c.done()
 
 
-def check_secret(log: GameLog, report: Report) -> bytes | None:
-    """The game key, if the secret is revealed and opens its commitment."""
+def check_board(log: GameLog, board: Any, c: Checker) -> bytes | None:
+    """A duplicate board's table: the key from the board's seed, if the seed is revealed and
+    opens the commitment the game was opened with (the seat's entropy does not enter it)."""
+    if not isinstance(board, Mapping) or board.get("commitment") != log.board_commitment:
+        c.fail("the export's board is not the one GameOpened commits to", value="board")
+        return None
+    seed = _hex(board.get("seed"))
+    if board.get("seed") is None:
+        return None  # revealed when the board's round is over
+    if seed is None or hashlib.sha256(seed).hexdigest() != log.board_commitment:
+        c.fail("sha256(board seed) is not the board's commitment in GameOpened", value="board.seed")
+        return None
+    return fairness.board_key(seed)
+
+
+def check_secret(log: GameLog, report: Report, board: Any = None) -> bytes | None:
+    """The game key, if the secret is revealed and opens its commitment (a duplicate board's
+    table: the key of its board's seed, :func:`check_board`)."""
     c = Checker(report, "secret")
     if log.secret is None:
         c.done("the secret is revealed when the game ends")
@@ -129,8 +147,9 @@ def check_secret(log: GameLog, report: Report) -> bytes | None:
         c.fail(f"seat entropy missing or not hex: {exc}", value="entropy")
         c.done()
         return None
+    key = check_board(log, board, c) if log.board_commitment is not None else fairness.game_key(secret, entropies)
     c.done()
-    return fairness.game_key(secret, entropies)
+    return key
 
 
 def check_commitments(log: GameLog, report: Report) -> None:
@@ -241,7 +260,7 @@ def verify_export(export: Mapping[str, Any]) -> Report:
     check_file(export, log, report)
     check_chain(events, report, export.get("head"))
     try:
-        key = check_secret(log, report)
+        key = check_secret(log, report, export.get("board"))
         check_commitments(log, report)
         check_deals(log, key, report)
         check_readjudication(log, key, report)

@@ -8,6 +8,7 @@ sweeper, the e-mail and push senders); :func:`close_app` stops them.
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any
 
 from flask import Flask
@@ -20,18 +21,20 @@ from service.adapters.webhooks.delivery import DeliveryWorker, Policy
 from service.config import Config
 from service.http import health, problems, rate_limits, requests, web
 from service.http.routes import (audit, chat, game_events, game_life, games, me, notifications, orders, ratings,
-                                 reach, session, transparency, unsubscribe)
+                                 reach, session, tournaments as tournament_routes, transparency,
+                                 unsubscribe)
 from service.model.game import Timeouts
 from service.usecases.dependencies import Dependencies
 from service.usecases.page_presence import Presence
 from service.usecases.reach_workers import ReachWorkers
+from service.usecases import tournaments
 from service.usecases.sweep import Sweeper
 from service.usecases.transparency import start as start_transparency
 
 #: the blueprints, in the order they are registered
 BLUEPRINTS = (health.bp, web.bp, audit.bp, problems.bp, games.bp, game_life.bp, me.bp, game_events.bp,
               notifications.bp, session.bp, orders.bp, reach.bp, unsubscribe.bp, chat.bp, ratings.bp,
-              transparency.bp)
+              transparency.bp, tournament_routes.bp)
 
 
 def dependencies(config: Config) -> Dependencies:
@@ -46,6 +49,8 @@ def dependencies(config: Config) -> Dependencies:
     clock = c.extra.get("clock")
     if clock is not None:
         deps.clock = clock
+    # the append that ends a tournament's last table of a round forms the next round
+    deps.games.on_table_over = partial(tournaments.table_over, deps)
     return deps
 
 

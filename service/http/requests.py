@@ -24,7 +24,7 @@ from werkzeug.exceptions import HTTPException
 from service.http import rate_limits
 from service.model.caches import Lru
 from service.model.problems import Problem
-from service.usecases import accounts, sessions
+from service.usecases import accounts, sessions, tournaments
 from service.usecases.accounts import authenticate, token_digest
 from service.usecases.dependencies import Dependencies
 from service.usecases.visibility import visible
@@ -357,5 +357,9 @@ def hide_unlisted_games() -> None:
     except ValueError:
         return
     who = caller(required=False)
-    if not visible(deps(), gid, who[0] if who else None, request.args.get("invite_code")):
+    player = who[0] if who else None
+    # a duplicate board's table: its seats' alone while the round is played, anyone's after
+    if tournaments.board_access(deps(), gid, player, "/audit" in request.path) is True:
+        return
+    if not visible(deps(), gid, player, request.args.get("invite_code")):
         raise Problem("not-found", f"no game {gid}")

@@ -42,3 +42,13 @@ def game_key(secret: bytes, entropies: Sequence[bytes]) -> bytes:
         h.update(len(e).to_bytes(2, "big"))
         h.update(e)
     return h.digest()
+
+
+BOARD_DOMAIN = b"facedown/board-key/v1"
+
+
+def board_key(seed: bytes) -> bytes:
+    """The game key of every table of a duplicate board (docs/fairness.md, "Duplicate boards"):
+    ``sha256(b"facedown/board-key/v1" || seed)``. No seat's entropy enters it, so that every
+    table of the board is dealt the same cards, seat for seat, in every round of its game."""
+    return hashlib.sha256(BOARD_DOMAIN + seed).digest()

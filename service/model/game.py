@@ -168,6 +168,10 @@ class Game:
     rematch_of: str | None = None
     next_game: str | None = None
     rated: bool | None = None  # as opened: None, the default (service.model.ratings.is_rated)
+    # a table of a tournament (docs/tournaments.md): its id, round and table; and for a
+    # duplicate board, the board's commitment (the deals come from its seed alone)
+    tournament: tuple[str, int, int] | None = None
+    board: str | None = None
 
     @property
     def status(self) -> str:
@@ -233,7 +237,12 @@ def _opened(stream_id: str, data: Mapping[str, Any], at: str) -> Game:
                 visibility=data.get("visibility", "public"),
                 timeouts_before_vote=int(data.get("timeouts_before_vote", TIMEOUTS_BEFORE_VOTE)),
                 reserved=(None,) * seats, timeouts=(0,) * seats, rematch_of=data.get("rematch_of"),
-                rated=data.get("rated"))
+                rated=data.get("rated"), tournament=_link(data.get("tournament")),
+                board=(data.get("board") or {}).get("commitment"))
+
+
+def _link(data: Mapping[str, Any] | None) -> tuple[str, int, int] | None:
+    return None if not data else (str(data["id"]), int(data["round"]), int(data["table"]))
 
 
 def _put(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:

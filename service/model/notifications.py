@@ -10,7 +10,9 @@ waits for this seat), ``can_react`` (a seat not waited for has a claim it may se
 just happened: a snap, a match, a pass), ``round_over``, ``game_over``, ``timed_out`` (the
 server played this seat's automatic action), ``invited`` (a seat is kept for the player),
 from the sweeper ``deadline_soon``, and from the game chat ``chat`` (another seated player's
-message: its data the sender's handle and the words, ``service.model.chat.notice_data``).
+message: its data the sender's handle and the words, ``service.model.chat.notice_data``), and
+``tournament_round`` (a table of a tournament's round is ready for this seat: its data the
+tournament's id and the round, docs/tournaments.md).
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from service.model.views import deadline_out
 
 ENDED = frozenset({"finished", "aborted", "cancelled"})
 KINDS = ("your_turn", "can_react", "deadline_soon", "timed_out", "round_over", "game_over", "game_started",
-         "invited", "webhook_disabled", "chat")
+         "invited", "webhook_disabled", "chat", "tournament_round")
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +108,8 @@ def of_append(before: Game | None, after: Game, version: int, timeouts: Timeouts
     if before.rules is None and after.rules is not None:
         for seat, player in seated:
             tell("game_started", seat, player)
+            if after.tournament is not None:  # a tournament's table, dealt when its round forms
+                tell("tournament_round", seat, player, tournament_id=after.tournament[0], round=after.tournament[1])
     awaited0, awaited1 = _awaited(before), _awaited(after)
     for seat in timed_out:
         player = after.seats[seat].player_id if after.seats[seat] else None

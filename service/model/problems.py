@@ -115,6 +115,21 @@ PROBLEMS: dict[str, ProblemType] = {
                                        "not the one this log signed at that size (another origin, root or size).",
                                        "Cosign the checkpoint of `GET /v1/log/checkpoint`; if the log showed "
                                        "another one of that size before, keep both: the log forked."),
+    "tournament-not-open": ProblemType(409, "The tournament is not open", "A join, leave or start of a "
+                                       "tournament that has started (or finished, or was cancelled).",
+                                       "Read the tournament (`status`); join another one."),
+    "tournament-full": ProblemType(409, "The tournament is full", "A join to a tournament with `max_players` "
+                                   "players.", "Join another tournament or create one."),
+    "not-in-tournament": ProblemType(409, "You are not in this tournament", "A leave by a player who has not "
+                                     "joined it.", "Nothing to do."),
+    "already-joined": ProblemType(409, "You are in this tournament already", "A join by a player who has "
+                                  "joined it.", "Nothing to do: wait for its start."),
+    "too-few-players": ProblemType(409, "Too few players to start", "A start of a tournament with fewer "
+                                   "players than `seats_per_table`.", "Wait for more players to join."),
+    "board-in-play": ProblemType(403, "This board is still in play", "A read of a duplicate tournament's table "
+                                 "by anyone but its own seats (its audit by anyone), while other tables of the "
+                                 "same board play on: they are dealt the same cards.",
+                                 "Ask again when the round is over (`boards[n].seed` in the tournament)."),
     "handle-taken": ProblemType(409, "The handle is taken", "Another player has this handle (in any case).",
                                 "Choose another handle."),
     "too-many-tokens": ProblemType(409, "Too many tokens", "A player holds 20 live tokens already.",

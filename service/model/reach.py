@@ -28,7 +28,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
 #: the kinds of notification an e-mail or a push may be about (the store's ``fd_reach_kinds``)
-CARRIED = ("your_turn", "game_over", "invited", "chat")
+CARRIED = ("your_turn", "game_over", "invited", "chat", "tournament_round")
 TURN_MODES = ("immediate", "digest", "off")
 MAX_REMINDERS = 6
 MAX_LEAD = 30 * 86400  # the longest time control a game may have
@@ -237,7 +237,9 @@ def follows(settings: Settings) -> tuple[tuple[str, ...], tuple[str, ...]]:
     settings (a turn is heard of for its reminders too, even when it is not sent itself)."""
     def kinds(turn_on: bool, channel: EmailSettings | PushSettings) -> tuple[str, ...]:
         wanted = {"your_turn": turn_on or bool(channel.reminders), "game_over": channel.game_over,
-                  "invited": channel.invited, "chat": channel.chat}
+                  "invited": channel.invited, "chat": channel.chat,
+                  # a tournament's table ready for the player: a seat kept for them, as an invitation
+                  "tournament_round": channel.invited}
         return tuple(k for k in CARRIED if wanted[k])
 
     return kinds(settings.email.turn != "off", settings.email), kinds(settings.push.turn, settings.push)
@@ -248,7 +250,8 @@ def unsubscribe(kind: str) -> dict[str, Any] | None:
     of e-mail off), or None for e-mails a player asked for (a verification, a sign-in code)."""
     return {"your_turn": {"email": {"turn": "off"}}, "digest": {"email": {"turn": "off"}},
             "reminder": {"email": {"reminders": []}}, "game_over": {"email": {"game_over": False}},
-            "invited": {"email": {"invited": False}}, "chat": {"email": {"chat": False}}}.get(kind)
+            "invited": {"email": {"invited": False}}, "chat": {"email": {"chat": False}},
+            "tournament_round": {"email": {"invited": False}}}.get(kind)
 
 
 # --- quiet hours ---------------------------------------------------------------------------

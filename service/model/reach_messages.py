@@ -21,7 +21,7 @@ from typing import Any, Literal
 from service.model.reach import Settings, quiet_end, wall_moments
 
 ASKED = ("verify_email", "signin_code")  # e-mails the player asked for: sent at once, always
-ABOUT_A_GAME = ("your_turn", "game_over", "invited", "reminder", "chat")
+ABOUT_A_GAME = ("your_turn", "game_over", "invited", "reminder", "chat", "tournament_round")
 #: the moments of the day, on the player's clock, at which a digest goes (at most two a day)
 DIGEST_TIMES = (time(8, 0), time(18, 0))
 Action = Literal["send", "wait", "skip", "digest"]
@@ -106,6 +106,8 @@ def _wanted(settings: Settings, channel: str, kind: str, lead: int | None) -> bo
         return lead in chosen.reminders
     if kind in ("game_over", "invited", "chat"):
         return bool(getattr(chosen, kind))
+    if kind == "tournament_round":  # follows the invitations' setting (a seat kept for the player)
+        return bool(chosen.invited)
     return False
 
 
@@ -189,6 +191,11 @@ def game_over(game: Game, status: str, winners: Sequence[str] = ()) -> Message:
 
 def invited(game: Game, by: str | None) -> Message:
     return Message("invited", {"game": game.json(), "by": by})
+
+
+def tournament_round(game: Game, n: int) -> Message:
+    """A tournament's table of round ``n`` is ready for the player (docs/tournaments.md)."""
+    return Message("tournament_round", {"game": game.json(), "round": n})
 
 
 def chat(game: Game, handle: str, text: str) -> Message:

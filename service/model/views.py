@@ -95,7 +95,16 @@ def lifecycle_out(game: Game) -> dict[str, Any]:
             "ranking": ranking(game) if game.status == "finished" else None,
             "votes": [{"seat": v.seat, "voter": v.voter, "kind": v.kind} for v in game.votes],
             "timeouts_before_vote": game.timeouts_before_vote,
-            "rematch_of": game.rematch_of, "next_game": game.next_game, "rated": is_rated(game)}
+            "rematch_of": game.rematch_of, "next_game": game.next_game, "rated": is_rated(game),
+            "tournament": tournament_out(game)}
+
+
+def tournament_out(game: Game) -> dict[str, Any] | None:
+    """The tournament a table belongs to (docs/tournaments.md), or None."""
+    if game.tournament is None:
+        return None
+    tid, n, table = game.tournament
+    return {"id": tid, "round": n, "table": table, "board_commitment": game.board}
 
 
 def summary(game: Game, version: int, head: bytes, timeouts: object = None) -> dict[str, Any]:
@@ -136,7 +145,7 @@ def view(game: Game, version: int, head: bytes, seat: int | None, timeouts: obje
     return {"game_id": game.id, "ruleset": game.ruleset, "status": status, "seat": seat,
             "version": version, "chain_head": head.hex(), "awaiting": awaiting,
             "legal_actions": legal, "seats": seats_public(game), "table": table,
-            "deadline": deadline_out(game)}
+            "deadline": deadline_out(game), "tournament": tournament_out(game)}
 
 
 # ------------------------------------------------------------------ the game index's row

@@ -23,7 +23,7 @@ from events.store import NewEvent
 from service.adapters.repository import Appended, Current, Decision, Idempotency, folded, pending
 from service.model import fairness
 from service.model.caches import Lru
-from service.model.game import TimeControl, fold_records, metadata
+from service.model.game import Game, TimeControl, fold_records, metadata
 from service.model.problems import Problem
 from service.usecases.dependencies import Dependencies
 
@@ -123,7 +123,8 @@ def _seated(deps: Dependencies, gid: uuid.UUID, player: str, appended: Appended)
     return cur, cur.game.seat_of(player)
 
 
-def _seat_taken(deps: Dependencies, seat: int, player: tuple[str, str], entropy: bytes | None, at: str) -> NewEvent:
+def seat_taken(deps: Dependencies, seat: int, player: tuple[str, str], entropy: bytes | None, at: str) -> NewEvent:
+    """A player takes a seat, with their entropy (the server draws it for one who sends none)."""
     data: dict[str, Any] = {"seat": seat, "player_id": player[0], "name": player[1],
                             "entropy": (entropy or fairness.new_entropy()).hex()}
     row = players.by_id(deps.db, uuid.UUID(player[0]))
@@ -180,7 +181,7 @@ def create_game(deps: Dependencies, player: tuple[str, str], ruleset_name: str, 
         events.append(NewEvent("SeatReserved", {"seat": seat, "player_id": invitee, "name": invitee_name, "by": pid},
                                metadata(at, None, pid)))
     if take_seat:
-        events.append(_seat_taken(deps, opening.seat, player, entropy, at))
+        events.append(seat_taken(deps, opening.seat, player, entropy, at))
     game = fold_records(None, pending(events, gid))
     assert game is not None
     return _seated(deps, gid, pid, deps.games.create(Decision(game, events), idem))
@@ -206,12 +207,10 @@ def join_game(deps: Dependencies, gid: uuid.UUID, player: tuple[str, str], entro
         if seat is None:
             raise Problem("game-not-open", "every seat of this game is taken or kept for an invited player")
         at = deps.now()
-        events = [_seat_taken(deps, seat, player, entropy, at)]
+        events = [seat_taken(deps, seat, player, entropy, at)]
         game = folded(game, events, gid)
         if all(s is not None for s in game.seats):  # the last seat: deal
-            rs = rules.get(game.ruleset)
-            dealt = [NewEvent(type(ev).__name__, codec.to_json(ev), metadata(at, None, None))
-                     for ev in rs.start(len(game.seats), game.options, deps.games.chance_key(game))]
+            dealt = deal(deps, game, at)
             events += dealt
             game = folded(game, dealt, gid)
         return Decision(game, events)
@@ -219,3 +218,10 @@ def join_game(deps: Dependencies, gid: uuid.UUID, player: tuple[str, str], entro
     appended = deps.games.update(gid, decide, idem)
     assert appended is not None
     return _seated(deps, gid, pid, appended)
+
+
+def deal(deps: Dependencies, game: Game, at: str) -> list[NewEvent]:
+    """The ruleset's first events once every seat is taken: the deal, from the game's key."""
+    rs = rules.get(game.ruleset)
+    return [NewEvent(type(ev).__name__, codec.to_json(ev), metadata(at, None, None))
+            for ev in rs.start(len(game.seats), game.options, deps.games.chance_key(game))]

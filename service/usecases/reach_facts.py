@@ -157,6 +157,9 @@ def message(kind: str, row: IndexRow, player_id: uuid.UUID, deadline: datetime |
         return rm.game_over(game, row.status, winner_names(row))
     if kind == "invited":
         return rm.invited(game, creator_name(row))
+    if kind == "tournament_round":
+        told = notification.data if notification is not None else {}
+        return rm.tournament_round(game, int(told.get("round") or 0))
     if kind == "chat":
         said = notification.data if notification is not None else {}
         return rm.chat(game, str(said.get("handle") or ""), str(said.get("text") or ""))

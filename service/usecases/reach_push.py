@@ -27,7 +27,8 @@ from service.usecases.reach_facts import Policy, Recipient
 
 log = logging.getLogger("facedown.push")
 DAY = 24 * 3600
-URGENCY = {"your_turn": "normal", "reminder": "high", "game_over": "low", "invited": "normal", "chat": "normal"}
+URGENCY = {"your_turn": "normal", "reminder": "high", "game_over": "low", "invited": "normal", "chat": "normal",
+           "tournament_round": "normal"}
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from events import game_index, locks
 from events.errors import StoreError
 from service.model.problems import Problem
 from service.usecases.dependencies import Dependencies
+from service.usecases import tournaments
 from service.usecases.playing import play
 from service.usecases.reminders import remind
 
@@ -50,6 +51,10 @@ def sweep(deps: Dependencies, limit: int = 500) -> SweepResult:
                 sent += play(deps, gid)
             except (Problem, StoreError) as exc:  # one broken game must not stop the others
                 log.warning("deadline of game %s not applied: %s", gid, exc)
+        try:  # tournaments due to start, and rounds a crash left unformed
+            tournaments.sweep(deps)
+        except (Problem, StoreError) as exc:
+            log.warning("tournaments not swept: %s", exc)
         try:
             remind(deps, deps.deadline_soon_fraction)
         except StoreError as exc:

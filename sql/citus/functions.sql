@@ -150,6 +150,9 @@ BEGIN
     -- bot's account marked as one after the player row is written
     ELSIF op = 'ratings' THEN
         PERFORM fd_apply_ratings(p_stream, r);
+    -- a tournament's row (sql/060), by name for the same reason, on the tournament stream's node
+    ELSIF op = 'tournament' THEN
+        PERFORM fd_apply_tournament(p_stream, r);
     ELSIF op = 'player' AND coalesce((r->>'bot')::boolean, false) THEN
         PERFORM fd_apply_plain(p_stream, p_effect);
         UPDATE players SET bot = true WHERE player_id = (r->>'player_id')::uuid;

@@ -129,6 +129,36 @@ class Client:
             if not cursor:
                 return games
 
+    # -------------------------------------------------------------- tournaments
+
+    def create_tournament(self, name: str, ruleset: str, format: str, seats_per_table: int, max_players: int,
+                          **kw: Any) -> dict[str, Any]:
+        """A new tournament (``format``: ``swiss`` or ``round_robin``; ``rounds``, ``options``,
+        ``time_control``, ``duplicate``, ``starts_at``, ``join`` as keywords); the creator joins
+        it unless ``join=False``."""
+        body = {"name": name, "ruleset": ruleset, "format": format, "seats_per_table": seats_per_table,
+                "max_players": max_players, **kw}
+        return dict(self.request("POST", "/v1/tournaments", body))
+
+    def tournaments(self, status: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+        """Tournaments, running and open ones first (``status`` keeps one kind)."""
+        return list(self._get("/v1/tournaments", status=status, limit=limit)["tournaments"])
+
+    def tournament(self, tournament_id: str) -> dict[str, Any]:
+        """A tournament: ``players``, ``rounds`` (each with its ``tables``, each a game), ``standings``
+        and, for a duplicate one, ``boards`` (each round's commitment, its seed once over)."""
+        return dict(self._get(f"/v1/tournaments/{tournament_id}"))
+
+    def join_tournament(self, tournament_id: str) -> dict[str, Any]:
+        return dict(self.request("POST", f"/v1/tournaments/{tournament_id}/join"))
+
+    def leave_tournament(self, tournament_id: str) -> dict[str, Any]:
+        return dict(self.request("POST", f"/v1/tournaments/{tournament_id}/leave"))
+
+    def start_tournament(self, tournament_id: str) -> dict[str, Any]:
+        """Start it now (its creator only): its first round's tables are dealt."""
+        return dict(self.request("POST", f"/v1/tournaments/{tournament_id}/start"))
+
     # -------------------------------------------------------------- play
 
     def view(self, game_id: str) -> View:

@@ -164,6 +164,10 @@ class Renderer:
         if key == "invited":
             return (t("invited.subject", game=game["name"]),
                     [[_invited(t, args)], list(_game_lines(t, game, (), None))[:1], link])
+        if key == "tournament_round":
+            return (t("tournament_round.subject", game=game["name"], round=args["round"]),
+                    [[t("tournament_round.intro", game=game["name"], round=args["round"])],
+                     list(_game_lines(t, game, (), None))[:1], link])
         if key == "chat":  # the writer's own words, as they wrote them (escaped in the HTML)
             return (t("chat.subject", game=game["name"], by=args["by"]),
                     [[t("chat.intro", game=game["name"], by=args["by"])], [args["text"]], link])
@@ -183,6 +187,9 @@ class Renderer:
             return RenderedPush(t("game_over.push", game=game["name"]), _over(t, args), url)
         if key == "invited":
             return RenderedPush(t("invited.push", game=game["name"]), _invited(t, args), url)
+        if key == "tournament_round":
+            return RenderedPush(t("tournament_round.push", round=args["round"]),
+                                t("tournament_round.intro", game=game["name"], round=args["round"]), url)
         if key == "chat":
             return RenderedPush(t("chat.push", game=game["name"], by=args["by"]), args["text"], url)
         raise ValueError(f"no push for a message {key!r}")

@@ -205,6 +205,7 @@ class GameOut(Schema):
     next_game = fields.String(allow_none=True)
     invite_code = fields.String()  # only to a seated player of an unlisted game
     rated = fields.Boolean()
+    tournament = fields.Dict(allow_none=True)  # the tournament a table belongs to (docs/tournaments.md)
     rating_changes = fields.Raw(allow_none=True)  # a finished rated game's: per seat, before and after
     checkpoint = fields.String()  # only in the answer to a change of the game (docs/fairness.md)
 
@@ -230,6 +231,7 @@ class ViewOut(Schema):
     seats = fields.Raw()  # list of SeatOut-shaped objects (views.seats_public)
     table = fields.Raw(allow_none=True)
     deadline = fields.Raw(allow_none=True)  # DeadlineOut-shaped (views.deadline_out), already JSON
+    tournament = fields.Raw(allow_none=True)  # views.tournament_out
 
 
 class EventOut(Schema):

@@ -79,14 +79,18 @@ def test_a_body_that_is_not_an_object_is_refused() -> None:
 
 
 def test_what_each_channel_follows_comes_from_the_settings_in_force() -> None:
-    # a chat is pushed by default, and e-mailed only to who asks for it
-    assert reach.follows(reach.effective(None)) == (("your_turn", "game_over", "invited"), REACH_KINDS)
+    # a chat is pushed by default, and e-mailed only to who asks for it; a tournament's table
+    # ready follows the invitations' setting
+    assert reach.follows(reach.effective(None)) == (("your_turn", "game_over", "invited", "tournament_round"),
+                                                    REACH_KINDS)
     chatty = reach.update(None, {"email": {"chat": True}, "push": {"chat": False}})
-    assert reach.follows(reach.effective(chatty)) == (REACH_KINDS, ("your_turn", "game_over", "invited"))
+    assert reach.follows(reach.effective(chatty)) == (REACH_KINDS, ("your_turn", "game_over", "invited",
+                                                                    "tournament_round"))
     quiet_mail = reach.update(None, {"email": {"turn": "off", "reminders": [], "invited": False},
                                      "push": {"turn": False, "game_over": False}})
     # no e-mail about turns at all; pushes still hear of turns, for their reminders
-    assert reach.follows(reach.effective(quiet_mail)) == (("game_over",), ("your_turn", "invited", "chat"))
+    assert reach.follows(reach.effective(quiet_mail)) == (("game_over",), ("your_turn", "invited", "chat",
+                                                                                 "tournament_round"))
 
 
 def test_the_kinds_the_model_routes_are_those_the_store_carries() -> None:
@@ -95,7 +99,8 @@ def test_the_kinds_the_model_routes_are_those_the_store_carries() -> None:
 
 @pytest.mark.parametrize(("kind", "off"), [
     ("your_turn", {"turn": "off"}), ("digest", {"turn": "off"}), ("reminder", {"reminders": []}),
-    ("game_over", {"game_over": False}), ("invited", {"invited": False}), ("chat", {"chat": False})])
+    ("game_over", {"game_over": False}), ("invited", {"invited": False}), ("chat", {"chat": False}),
+    ("tournament_round", {"invited": False})])
 def test_unsubscribing_from_an_email_turns_that_kind_of_email_off_and_nothing_else(kind: str, off: dict[str, Any]
                                                                                     ) -> None:
     before = reach.effective(None).json()

@@ -37,7 +37,7 @@ def test_saving_stores_what_each_channel_follows(deps: Dependencies) -> None:
     stored = reach.settings_of(deps.db, uuid.UUID(pid))
     assert stored is not None
     assert stored.email_kinds == ("game_over",)
-    assert stored.push_kinds == ("your_turn", "invited")
+    assert stored.push_kinds == ("your_turn", "invited", "tournament_round")
 
 
 @pytest.mark.parametrize(("patch", "field"), [
