@@ -4,7 +4,7 @@
 // tournament each round's board: its deal's commitment, and after the round the seed. Join and
 // leave while it is open, and start it, for its creator. Read again after every action, on the
 // account's news (a round ready is one) and every 30 seconds while it is not finished.
-import { h, clear, toast, say } from "./dom.js";
+import { h, append, clear, toast, say } from "./dom.js";
 import * as api from "./api.js";
 import { t, when, problem } from "./i18n.js";
 import { rulesetTitle, rulesPage } from "./terms.js";
@@ -137,14 +137,14 @@ export function mount(main, id, session) {
   }
 
   function draw(x) {
-    clear(root).append(
+    append(clear(root), [  // dom.js's append: a part with nothing to show (null) is left out
       h("h1", {}, h("span", { translate: "no" }, x.name), h("span", { class: `badge status-${x.status}`, id: "t-status" }, t(`tourney.status.${x.status}`))),
       h("p", { class: "meta" }, facts(x)),
       h("p", { id: "t-where" }, where(x, me)),
       buttons(x),
       about(x),
       playersPart(x, me), roundsPart(x, me), standingsPart(x), boardsPart(x),
-      h("p", {}, h("a", { href: "#/lobby" }, t("tourney.to_lobby"))));
+      h("p", {}, h("a", { href: "#/lobby" }, t("tourney.to_lobby")))]);
     root.dataset.status = x.status;
     root.dataset.rounds = String(x.rounds.length);
   }
