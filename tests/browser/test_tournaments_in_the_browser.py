@@ -131,8 +131,9 @@ def test_a_tournament_is_created_joined_left_started_and_followed_through_the_pa
     no_english(carla, phrases, "a running tournament")
     carla.axe("a running tournament in Spanish")
 
-    # a table's game says which tournament and round it is, and leads back
-    p.click(f"#t-rounds li[data-game='{mine['game_id']}'] a")
+    # the way to one's own table comes first; the game says which tournament and round it is, and leads back
+    assert p.get_attribute("#t-your-table", "href") == f"#/game/{mine['game_id']}"
+    p.click("#t-your-table")
     link = p.locator("#tournament-link")
     link.wait_for()
     p.wait_for_function("() => !document.querySelector('#tournament-link').textContent.includes('…')")

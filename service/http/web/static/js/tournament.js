@@ -10,7 +10,6 @@ import { t, when, problem } from "./i18n.js";
 import { rulesetTitle, rulesPage } from "./terms.js";
 import { playerLink } from "./ratings.js";
 import { subscribe } from "./waiting.js";
-import { facts } from "./tournaments.js";
 
 const POLL_MS = 30_000;
 
@@ -44,6 +43,15 @@ function where(x, me) {
   return t(`tourney.${x.status}_text`);  // finished, cancelled
 }
 
+// while a round is played: the way to the player's own table, first thing on the page
+function yourTable(x, me) {
+  const r = x.status === "running" ? x.rounds[x.rounds.length - 1] : null;
+  const i = r && r.status === "playing" ? r.tables.findIndex((tb) => tb.players.includes(me)) : -1;
+  if (i < 0) return null;
+  return h("p", {}, h("a", { href: `#/game/${r.tables[i].game_id}`, id: "t-your-table", class: "button-link" },
+    t("tourney.to_your_table", { n: i + 1, round: r.n })));
+}
+
 function playersPart(x, me) {
   const items = x.players.map((p) => h("li", { dataset: { player: p.id } }, playerLink(p),
     p.id === me ? [" ", h("span", { class: "hint" }, t("tourney.you"))] : null,
@@ -52,9 +60,10 @@ function playersPart(x, me) {
     items.length ? h("ul", { id: "t-players" }, items) : h("p", { class: "none", id: "t-players" }, t("tourney.no_players")));
 }
 
-// the standings' tie-breaks, in the order the server lists them (docs/tournaments.md)
+// the standings' tie-breaks, in the order the server lists them (docs/tournaments.md); a list of
+// another length is not that rule's, and its columns are only numbered
 const TIES = ["buchholz", "wins", "head_to_head", "rating"];
-const tieName = (i) => (TIES[i] ? t(`tourney.tie.${TIES[i]}`) : t("tourney.tie.other", { n: i + 1 }));
+const tieNames = (n) => Array.from({ length: n }, (_, i) => (n === TIES.length ? t(`tourney.tie.${TIES[i]}`) : t("tourney.tie.other", { n: i + 1 })));
 /** Points in the player's language: a half (a shared place, a tie on a board) shown as such. */
 const points = (v) => new Intl.NumberFormat(document.documentElement.lang || "en", { maximumFractionDigits: 2 }).format(v);
 
@@ -62,7 +71,7 @@ function standingsPart(x) {
   const rows = x.status === "open" ? [] : x.standings;
   const ties = rows.length ? rows[0].tiebreaks.length : 0;
   const head = h("tr", {}, h("th", { scope: "col" }, t("ratings.col.rank")), h("th", { scope: "col" }, t("ratings.col.player")),
-    h("th", { scope: "col" }, t("tourney.points")), Array.from({ length: ties }, (_, i) => h("th", { scope: "col" }, tieName(i))),
+    h("th", { scope: "col" }, t("tourney.points")), tieNames(ties).map((name) => h("th", { scope: "col" }, name)),
     h("th", { scope: "col" }, t("tourney.games")));
   const body = rows.map((r) => h("tr", { dataset: { player: r.player } }, h("td", {}, String(r.rank)),
     h("td", {}, playerLink({ id: r.player, name: r.name || person(r.player, x).name })),
@@ -139,8 +148,7 @@ export function mount(main, id, session) {
   function draw(x) {
     append(clear(root), [  // dom.js's append: a part with nothing to show (null) is left out
       h("h1", {}, h("span", { translate: "no" }, x.name), h("span", { class: `badge status-${x.status}`, id: "t-status" }, t(`tourney.status.${x.status}`))),
-      h("p", { class: "meta" }, facts(x)),
-      h("p", { id: "t-where" }, where(x, me)),
+      h("p", { id: "t-where" }, where(x, me)), yourTable(x, me),
       buttons(x),
       about(x),
       playersPart(x, me), roundsPart(x, me), standingsPart(x), boardsPart(x),

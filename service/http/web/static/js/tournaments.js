@@ -12,7 +12,7 @@ export const FORMATS = ["swiss", "round_robin"];
 const LISTED = new Set(["open", "running"]);
 
 /** A tournament's facts in one line (from a list's item or the whole): game, format, players, its round. */
-export function facts(x) {
+function facts(x) {
   const out = [rulesetTitle(x.ruleset), t(`tourney.format.${x.format}`),
     t("tourney.players_of", { count: x.player_count, max: x.max_players })];
   if (x.status === "running" && x.current_round) out.push(t("tourney.round_of", { n: x.current_round, rounds: x.round_count }));
