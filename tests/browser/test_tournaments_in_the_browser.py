@@ -104,6 +104,9 @@ def test_a_tournament_is_created_joined_left_started_and_followed_through_the_pa
     no_english(carla, phrases, "an open tournament")
     carla.page.click("#t-join")
     carla.page.wait_for_selector("#t-leave")
+    # everything said in the live region from now on (a "your move" may follow the news at once)
+    carla.page.evaluate("() => { const el = document.getElementById('status'); window.said = [];"
+                        " new MutationObserver(() => window.said.push(el.textContent)).observe(el, {childList: true}); }")
     dan_token = _register(table, "Dan Cup")
     _post(table, dan_token, f"/v1/tournaments/{tid}/join")
 
@@ -126,8 +129,10 @@ def test_a_tournament_is_created_joined_left_started_and_followed_through_the_pa
     ann.axe("a running tournament")
     ann.shot("tournament")
 
-    # carla's page in Spanish: every word Spanish
-    _tournament(carla, tid)
+    # carla, looking at the open tournament, hears of her table from the account's stream, and her
+    # page follows without a reload; every word of it Spanish
+    carla.page.wait_for_function("text => window.said.includes(text)", arg=carla.words["news.tournament_round"].format(round=1))
+    carla.page.wait_for_selector("#tournament[data-status=running] #t-your-table")
     no_english(carla, phrases, "a running tournament")
     carla.axe("a running tournament in Spanish")
 

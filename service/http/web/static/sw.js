@@ -2,14 +2,15 @@
 // the server's Web Push notifications while no page is open.
 // The shell is fetched network-first (a new version reaches players at once) and served
 // from the cache when the network is away. The API is never cached: a view must be fresh.
-const CACHE = "facedown-shell-v6";
+const CACHE = "facedown-shell-v7";
 const SHELL = [
   "/", "/web/app.css", "/web/manifest.webmanifest", "/web/icon.svg", "/web/icon-waiting.svg",
   "/web/js/main.js", "/web/js/dom.js", "/web/js/api.js", "/web/js/cards.js", "/web/js/words.js",
   "/web/js/actions.js", "/web/js/choices.js", "/web/js/board.js", "/web/js/table.js", "/web/js/history.js", "/web/js/inbox.js",
   "/web/js/lobby.js", "/web/js/signin.js", "/web/js/replay.js", "/web/js/clock.js", "/web/js/i18n.js",
   "/web/js/terms.js", "/web/js/rules.js", "/web/js/waiting.js", "/web/js/reach.js", "/web/js/settings.js",
-  "/web/js/links.js", "/web/js/chat.js", "/web/js/ratings.js",
+  "/web/js/links.js", "/web/js/chat.js", "/web/js/ratings.js", "/web/js/options.js", "/web/js/tournaments.js",
+  "/web/js/tournament.js",
   "/web/i18n/en.json", "/web/i18n/es.json", "/web/i18n/pt-BR.json", "/web/i18n/pt-PT.json",
 ];
 

@@ -38,8 +38,10 @@ function news(event, data) {
   clearTimeout(timer);
   timer = setTimeout(() => load().catch(() => {}), 80);
   const rated = event === "game_over" ? ratingNews(data) : null;
-  if (event !== "your_turn" && event !== "can_react" && event !== "invited" && !rated) return;
-  const text = rated || t(event === "invited" ? "news.invited" : "news.your_move");
+  // a tournament's round formed: the player's table in it is dealt (docs/tournaments.md)
+  const round = event === "tournament_round" && data && data.data ? data.data.round : null;
+  if (event !== "your_turn" && event !== "can_react" && event !== "invited" && !rated && !round) return;
+  const text = rated || (round ? t("news.tournament_round", { round }) : t(event === "invited" ? "news.invited" : "news.your_move"));
   say(text);
   if ("Notification" in window && Notification.permission === "granted" && document.hidden) {
     new Notification("facedown", { body: text, tag: "facedown" });
