@@ -135,6 +135,7 @@ def test_a_tournament_is_created_joined_left_started_and_followed_through_the_pa
     carla.page.wait_for_selector("#tournament[data-status=running] #t-your-table")
     no_english(carla, phrases, "a running tournament")
     carla.axe("a running tournament in Spanish")
+    carla.shot("tournament-es")
 
     # the way to one's own table comes first; the game says which tournament and round it is, and leads back
     assert p.get_attribute("#t-your-table", "href") == f"#/game/{mine['game_id']}"
