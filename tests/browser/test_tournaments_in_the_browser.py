@@ -136,6 +136,10 @@ def test_a_tournament_is_created_joined_left_started_and_followed_through_the_pa
     no_english(carla, phrases, "a running tournament")
     carla.axe("a running tournament in Spanish")
     carla.shot("tournament-es")
+    carla.page.click("#t-your-table")  # her table, in her words too (the server names tables in English)
+    carla.page.wait_for_function("() => { const a = document.querySelector('#tournament-link');"
+                                 " return a && !a.textContent.includes('…'); }")
+    no_english(carla, phrases, "a tournament's table")
 
     # the way to one's own table comes first; the game says which tournament and round it is, and leads back
     assert p.get_attribute("#t-your-table", "href") == f"#/game/{mine['game_id']}"
@@ -144,6 +148,7 @@ def test_a_tournament_is_created_joined_left_started_and_followed_through_the_pa
     link.wait_for()
     p.wait_for_function("() => !document.querySelector('#tournament-link').textContent.includes('…')")
     assert link.inner_text() == ann.words["game.tournament"].format(name="Copa Friday", n=1)
+    assert p.inner_text(".game-head h1").startswith(ann.words["game.table_of"].format(n=tables.index(mine) + 1))
     link.click()
     p.wait_for_selector(f"#tournament[data-tournament='{tid}'][aria-busy=false]")
 

@@ -96,7 +96,8 @@ export function mount(main, gameId, session, inviteCode = null) {
     const deadline = view.deadline;
     const over = view.status === "finished" || summary.status === "finished";
     root.append(h("header", { class: "game-head" },
-      h("h1", {}, summary.name || t("game.untitled"), h("span", { class: "ruleset", translate: "no" }, ` · ${rulesetTitle(view.ruleset)}`)),
+      // a tournament's table is named by the server in English ("… · round 1 · table 2"): the page says it in the player's words
+      h("h1", {}, summary.tournament ? t("game.table_of", { n: summary.tournament.table + 1 }) : summary.name || t("game.untitled"), h("span", { class: "ruleset", translate: "no" }, ` · ${rulesetTitle(view.ruleset)}`)),
       tournamentLine(summary),
       h("p", { class: `headline${yourMove(view) ? " yours" : ""}`, id: "headline", tabindex: "-1" }, line),
       deadline ? h("p", { class: "deadline" }, ...tn("deadline.text", {
