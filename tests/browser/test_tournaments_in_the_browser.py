@@ -164,6 +164,9 @@ def test_a_tournament_is_created_joined_left_started_and_followed_through_the_pa
     assert p.locator(f"#t-rounds section[data-round='1'] li[data-game='{other['game_id']}'] a").count() == 1  # round over
     shown = p.eval_on_selector_all("#t-standings tbody tr td.points", "els => els.map(e => e.textContent)")
     assert shown == [f"{s['points']:g}" for s in later["standings"]]
+    # on a phone's width the page does not scroll sideways (the standings do, inside their box)
+    p.set_viewport_size({"width": 390, "height": 844})
+    assert p.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
 
 
 def _until(seat: Seat, tid: str, done: Any) -> Any:
@@ -189,14 +192,18 @@ def _id(seat: Seat) -> str:
 def test_the_pseudo_locale_finds_no_text_outside_the_catalogs_on_a_tournament_page(table: Table) -> None:
     eve = table.seat("eve", query="?locale=xx-pseudo")
     tid = _post(table, eve.token, "/v1/tournaments", {"name": "Pseudo Cup", "ruleset": "corte", "format": "round_robin",
-                                                     "seats_per_table": 2, "max_players": 4, "duplicate": True})["id"]
-    for name in ("fay", "gus"):
+                                                     "seats_per_table": 2, "max_players": 4, "duplicate": True,
+                                                     "join": False})["id"]  # its creator only organises it
+    for name in ("fay", "gus", "hal"):
         _post(table, _register(table, name), f"/v1/tournaments/{tid}/join")
     names = {"facedown", "English", "Español", "Português", "Brasil", "Portugal", "xx-pseudo", "Corte",
-             "eve", "fay", "gus", "Pseudo Cup", eve.handle}
+             "eve", "fay", "gus", "hal", "Pseudo Cup", eve.handle}
     _tournament(eve, tid, "?locale=xx-pseudo")
     assert not_from_a_catalog(eve, names) == [], "an open tournament"
     _post(table, eve.token, f"/v1/tournaments/{tid}/start")
     _tournament(eve, tid, "?locale=xx-pseudo")
     eve.page.wait_for_selector("#t-rounds .bye")  # three players at two seats: one sits out
+    # eve plays in none of the round's tables: none of them is hers to open while the board is played
+    assert eve.page.locator("#t-rounds li a").count() == 0
+    assert eve.words["tourney.sealed_all"] in eve.page.inner_text("#t-rounds")
     assert not_from_a_catalog(eve, names) == [], "a running tournament"

@@ -89,12 +89,13 @@ function tableItem(x, r, tb, i, me) {
   const names = tb.players.map((id) => person(id, x));
   const mine = tb.players.includes(me);
   const sealed = x.duplicate && r.status === "playing" && !mine;
+  const seated = r.tables.some((other) => other.players.includes(me));
   const label = t("tourney.table", { n: i + 1 });
   return h("li", { class: `game-item${mine ? " yours" : ""}`, dataset: { game: tb.game_id } },
     sealed ? h("span", { class: "game-link" }, label) : h("a", { href: `#/game/${tb.game_id}`, class: "game-link" }, label),
     h("span", { class: "meta" }, names.map((p, k) => [k ? ", " : "", h("span", { translate: "no" }, p.name)])),
     mine ? h("span", { class: "badge" }, t("tourney.your_table")) : null,
-    sealed ? h("span", { class: "hint" }, t("tourney.sealed")) : null);
+    sealed ? h("span", { class: "hint" }, t(seated ? "tourney.sealed" : "tourney.sealed_all")) : null);
 }
 
 function roundsPart(x, me) {
