@@ -198,6 +198,7 @@ def paired(t: Tournament, n: int, plan: rules.Pairing, commitment: str | None) -
 
 
 def ended(n: int, results: Sequence[tuple[str, rules.TableResult]], seed: str | None) -> Event:
+    """Round ``n``'s ``RoundEnded``: each table's result (by game), and its board's seed."""
     rows = [{"game_id": gid, "players": list(r.players), "ranks": list(r.ranks), "scores": list(r.scores)}
             for gid, r in results]
     return ("RoundEnded", {"n": n, "results": rows, "seed": seed})

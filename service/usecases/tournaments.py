@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from domain import rules as rulesets
+from domain.tournaments import TableResult
 from events import game_index, ratings as rating_store, tournaments as store
 from events.errors import ConcurrencyError, StoreError
 from events.store import NewEvent
@@ -200,10 +201,12 @@ def _open_table(deps: Dependencies, t: model.Tournament, r: model.Round, i: int,
     return 0 if appended is None else 1
 
 
-def _result(game: Game) -> Any:
+def _result(game: Game) -> TableResult:
+    """A table's result: each seat's rank as the ratings rank it (winners, then scores, those
+    gone last) and its final score."""
     scores = rulesets.get(game.ruleset).scores(game.rules) if game.rules is not None else (0,) * len(game.seats)
     players = tuple(s.player_id if s is not None else "" for s in game.seats)
-    return model.rules.TableResult(players, tuple(ratings.ranks(game)), tuple(int(x) for x in scores))
+    return TableResult(players, tuple(ratings.ranks(game)), tuple(int(x) for x in scores))
 
 
 def progress(deps: Dependencies, tid: uuid.UUID) -> model.Tournament:
@@ -221,7 +224,7 @@ def progress(deps: Dependencies, tid: uuid.UUID) -> model.Tournament:
                 return t
             seed = deps.games.secret(model.board_id(t.id, r.n)).hex() if t.duplicate else None
             events = [model.ended(r.n, [(x.game_id, _result(g)) for x, g in zip(r.tables, games)], seed)]
-        else:  # ended, and nothing after it: a crash between two appends of an older code
+        else:  # ended with nothing after it (never written so: the two go in one append)
             events = []
         done = _after(t, events, t.updated_at, t.id)
         if r.n >= (t.round_count or 0):
@@ -264,9 +267,8 @@ def sweep(deps: Dependencies) -> int:
             elif exc.slug != "tournament-not-open":
                 raise
         changed += 1
-    for tid in store.running(deps.db):
-        before, version = load(deps, tid)
-        tables(deps, before)
+    for tid in store.running(deps.db):  # progress also deals a round's tables a crash left undealt
+        before, _ = load(deps, tid)
         changed += progress(deps, tid).updated_at != before.updated_at
     return changed
 

@@ -9,4 +9,4 @@ from tests.service.tournaments.test_tournament_life import (  # noqa: F401 - the
     test_the_sweep_starts_a_tournament_at_its_time_and_cancels_one_with_too_few,
     test_what_a_player_may_not_do_is_refused_with_a_problem)
 from tests.service.tournaments.test_tournaments_played import (  # noqa: F401
-    test_a_duplicate_swiss_of_eight_at_two_seats_is_played_to_its_end)
+    test_a_duplicate_swiss_of_eight_is_played_to_its_end)

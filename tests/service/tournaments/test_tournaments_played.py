@@ -1,7 +1,7 @@
 """Tournaments played to their end by bots through the API, on a live server and a real
-PostgreSQL (every answer checked against openapi.yaml): a duplicate Swiss of eight players at
-two seats, a round robin of eight at four; pairings, standings and boards checked against
-what the test recomputes from the games themselves."""
+PostgreSQL (every answer checked against openapi.yaml): duplicate Swiss tournaments and round
+robins of eight players at two and at four seats; pairings, standings and boards checked
+against what the test recomputes from the games themselves."""
 from __future__ import annotations
 
 import hashlib
@@ -72,11 +72,13 @@ def _told(clients: dict[str, Client], t: dict[str, Any]) -> None:
             assert mine[0]["data"]["tournament_id"] == t["id"]
 
 
-def test_a_duplicate_swiss_of_eight_at_two_seats_is_played_to_its_end(live: Any) -> None:
-    clients = players(live.url, 8, "swiss")
+@pytest.mark.parametrize(("seats", "rounds"), [(2, 3), (4, 2)])
+def test_a_duplicate_swiss_of_eight_is_played_to_its_end(live: Any, seats: int, rounds: int) -> None:
+    clients = players(live.url, 8, f"swiss{seats}")
     creator = next(iter(clients.values()))
-    t = fill(open_tournament(creator, format="swiss", seats_per_table=2, rounds=3, duplicate=True), clients)
-    assert t["status"] == "running" and t["round_count"] == 3
+    t = fill(open_tournament(creator, format="swiss", seats_per_table=seats, rounds=rounds, duplicate=True),
+             clients)
+    assert t["status"] == "running" and t["round_count"] == rounds
     expected: Counter[str] = Counter()
     while t["status"] == "running":
         r = t["rounds"][-1]
@@ -101,25 +103,29 @@ def test_a_duplicate_swiss_of_eight_at_two_seats_is_played_to_its_end(live: Any)
         assert all(g["tournament"] == {"id": t["id"], "round": r["n"], "table": i, "board_commitment":
                                        board["commitment"]} for i, g in enumerate(games))
         expected += expected_points(games, duplicate=True)
-    assert t["status"] == "finished" and len(t["rounds"]) == 3
+    assert t["status"] == "finished" and len(t["rounds"]) == rounds
     assert {s["player"]: s["points"] for s in t["standings"]} == {p: expected[p] for p in clients}
     assert [s["points"] for s in t["standings"]] == sorted((s["points"] for s in t["standings"]), reverse=True)
 
 
-def test_a_round_robin_of_eight_at_four_seats_is_played_to_its_end(live: Any) -> None:
-    clients = players(live.url, 8, "robin")
+@pytest.mark.parametrize("seats", [2, 4])
+def test_a_round_robin_of_eight_is_played_to_its_end(live: Any, seats: int) -> None:
+    clients = players(live.url, 8, f"robin{seats}")
     creator = next(iter(clients.values()))
-    t = fill(open_tournament(creator, format="round_robin", seats_per_table=4), clients)
+    t = fill(open_tournament(creator, format="round_robin", seats_per_table=seats), clients)
     assert t["status"] == "running" and t["boards"] == []
     expected: Counter[str] = Counter()
+    met: Counter[frozenset[str]] = Counter()
     while t["status"] == "running":
         r = t["rounds"][-1]
         seated_once(r, set(clients))
         _told(clients, t)
+        met.update(frozenset((a, b)) for x in r["tables"] for a in x["players"] for b in x["players"] if a < b)
         play_round(t, clients, seed=r["n"])
         t = creator.tournament(t["id"])
         games = [creator.request("GET", f"/v1/games/{x['game_id']}") for x in r["tables"]]
         assert all(g["status"] == "finished" and g["tournament"]["board_commitment"] is None for g in games)
         expected += expected_points(games, duplicate=False)
-    assert len(t["rounds"]) == t["round_count"] == round_robin_rounds(8, 4)
+    assert len(t["rounds"]) == t["round_count"] == round_robin_rounds(8, seats)
+    assert len(met) == 8 * 7 // 2 and (seats > 2 or set(met.values()) == {1})  # every pair met (once at two)
     assert {s["player"]: s["points"] for s in t["standings"]} == {p: expected[p] for p in clients}
