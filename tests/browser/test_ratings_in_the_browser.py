@@ -21,7 +21,15 @@ def test_the_leaderboard_and_the_profile_show_after_a_rated_game(table: Table) -
     ann, bob = table.seat("Ann Rated"), table.seat("Bob Rated")
     gid = _post(ann, "/v1/games", {"ruleset": "pedro", "seats": 2})["id"]
     _post(bob, f"/v1/games/{gid}/join")
+    # ann's page is open elsewhere: what its live region says from now on
+    ann.page.goto(f"{table.url}/#/lobby")
+    ann.page.wait_for_selector("#status", state="attached")
+    ann.page.evaluate("() => { const el = document.getElementById('status'); window.said = [];"
+                      " new MutationObserver(() => window.said.push(el.textContent)).observe(el, {childList: true}); }")
     _post(bob, f"/v1/games/{gid}/resign")  # ann wins, bob ranks last
+    # the game_over news carries her new rating, and the page says it
+    news = ann.words["news.game_over"].split("{")[0]
+    ann.page.wait_for_function("(start) => window.said.some((s) => s.startsWith(start))", arg=news)
     changes = ann.api(f"/v1/games/{gid}")["rating_changes"]
     assert [c["rank"] for c in changes] == [1, 2]
 

@@ -28,10 +28,9 @@ async function load() {
 
 // a rated game's game_over carries the player's own rating change (docs/ratings.md)
 function ratingNews(data) {
-  try {
-    const rating = JSON.parse(data).data.rating;
-    return rating ? t("news.game_over", { change: change(rating) }) : null;
-  } catch (err) { return null; }
+  // api.follow hands over the message's JSON already parsed
+  const rating = data && data.data ? data.data.rating : null;
+  return rating ? t("news.game_over", { change: change(rating) }) : null;
 }
 
 function news(event, data) {
