@@ -315,6 +315,17 @@ def if_match() -> int | None:
     return None if im is None or im == [] else im[0]
 
 
+def prefers_minimal() -> bool:
+    """Whether the request says ``Prefer: return=minimal`` (RFC 7240: preferences are
+    comma-separated, case-insensitive, their values optionally quoted; any other is ignored)."""
+    for header in request.headers.getlist("Prefer"):
+        for pref in header.split(","):
+            name, _, value = pref.partition(";")[0].partition("=")
+            if name.strip().lower() == "return" and value.strip().strip('"').lower() == "minimal":
+                return True
+    return False
+
+
 def idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is None:

@@ -254,7 +254,8 @@ class CommandOut(Schema):
     chain_head = fields.String()
     checkpoint = fields.String()  # the game's signed checkpoint at version (docs/fairness.md)
     events = fields.Raw()  # EventOut-shaped objects (views.present_record), already JSON
-    view = fields.Nested(ViewOut)
+    view = fields.Nested(ViewOut)  # absent under Prefer: return=minimal
+    view_patch = fields.Raw()  # RFC 6902 operations from the If-Match version's view (return=minimal)
 
 
 class OptionOut(Schema):
