@@ -32,7 +32,8 @@ def _size(value: Any) -> int:
 def view_patch(old: Any, new: Any) -> list[Op]:
     """The operations that turn ``old`` into ``new`` (``[]`` when they are equal)."""
     ops: list[Op] = []
-    _diff(old, new, "", ops)
+    if old != new:
+        _diff(old, new, "", ops)
     return ops
 
 
