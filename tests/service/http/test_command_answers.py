@@ -93,3 +93,15 @@ def test_without_if_match_a_minimal_answer_has_no_view_and_without_prefer_the_wh
                     headers={"Prefer": "respond-async, wait=5", "If-Match": f'"{view["version"]}"'})
     assert r.status_code == 200 and "Preference-Applied" not in r.headers
     assert r.json()["view"] == player.get(f"/v1/games/{gid}/view").json() and "view_patch" not in r.json()
+
+
+def test_the_hot_answers_pass_their_json_through_as_marshmallow_would_dump_it(live: Live) -> None:
+    from service.http.requests import passed_through
+    from service.http.schemas.games import CommandOut, ViewOut
+
+    gid, players = start_game(live, "corte", seats=4)
+    seat, (player, view) = next((s, pv) for s, pv in _views(gid, players).items() if s in pv[1]["awaiting"])
+    answer = player.post(f"/v1/games/{gid}/commands", view["legal_actions"][0]).json()
+    for schema, data in ((ViewOut(), view), (CommandOut(), answer), (CommandOut(), {**answer, "seat": seat})):
+        assert passed_through(schema, data) == schema.dump(data)
+    assert "seat" not in passed_through(CommandOut(), {**answer, "seat": seat})  # only the schema's fields
