@@ -158,7 +158,10 @@ class Client:
         if answer.get("checkpoint"):
             self.check_checkpoint(game_id, answer["checkpoint"])
         if "view" not in answer and held is not None and "view_patch" in answer:
-            answer = {**answer, "view": jsonpatch.apply_patch(held.raw, answer["view_patch"])}
+            # patched on a copy (the held view stays as it was): a JSON round trip copies a
+            # view several times faster than the deep copy jsonpatch would make
+            copy = json.loads(json.dumps(held.raw))
+            answer = {**answer, "view": jsonpatch.apply_patch(copy, answer["view_patch"], in_place=True)}
         elif "view" not in answer:  # a server that answered neither: read the view
             answer = {**answer, "view": self._get(f"/v1/games/{game_id}/view")}
         return CommandResult.from_json(answer)
