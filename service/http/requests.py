@@ -315,6 +315,17 @@ def if_match() -> int | None:
     return None if im is None or im == [] else im[0]
 
 
+def prefers_minimal() -> bool:
+    """Whether the request says ``Prefer: return=minimal`` (RFC 7240: preferences are
+    comma-separated, case-insensitive, their values optionally quoted; any other is ignored)."""
+    for header in request.headers.getlist("Prefer"):
+        for pref in header.split(","):
+            name, _, value = pref.partition(";")[0].partition("=")
+            if name.strip().lower() == "return" and value.strip().strip('"').lower() == "minimal":
+                return True
+    return False
+
+
 def idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is None:
@@ -333,8 +344,22 @@ def dumps(value: Any) -> bytes:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
 
 
+def passed_through(schema: Schema, data: Any) -> Any:
+    """``schema.dump(data)`` for a schema marked ``PASS_THROUGH`` (a view, a command's answer),
+    whose values the model already built as JSON: the schema's fields picked, nested ones in
+    turn, with no per-field conversion (marshmallow's dump of a view cost ~25 µs per answer)."""
+    out = {}
+    for name, field in schema.dump_fields.items():
+        if name in data:
+            value = data[name]
+            if isinstance(field, fields.Nested) and value is not None:
+                value = passed_through(field.schema, value)
+            out[field.data_key or name] = value
+    return out
+
+
 def reply(schema: Schema, data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    body = dumps(schema.dump(data))
+    body = dumps(passed_through(schema, data) if getattr(schema, "PASS_THROUGH", False) else schema.dump(data))
     resp = Response(body, status=status, mimetype="application/json")
     for k, v in (headers or {}).items():
         resp.headers[k] = v

@@ -15,7 +15,7 @@ from domain.messages import TurnTimedOut
 from domain.ruleset import Ruleset
 from service.model.clock import next_due, seat_deadlines, vacation_until
 from service.model.game import SERVICE_EVENTS, Game, moment, unreadable
-from service.model.caches import per_object
+from service.model.caches import SIZE, Lru, per_object
 from service.model.ratings import is_rated
 from service.model.seating import ranking
 
@@ -128,9 +128,26 @@ def summary(game: Game, version: int, head: bytes, timeouts: object = None) -> d
     }
 
 
+#: (id of the game object, seat, version) -> (the game, its view): the view a seat read or was
+#: answered last is the base of the patch its next command's answer carries (view_patch.py),
+#: and the next read of the same version is answered without working it out again
+_VIEWS = Lru(4 * SIZE)
+
+
 def view(game: Game, version: int, head: bytes, seat: int | None, timeouts: object = None) -> dict[str, Any]:
     """A seat's view (or the spectator's, ``seat=None``) with its legal actions: none for a
-    seat the server plays (resigned, or a bot's until its player takes it back)."""
+    seat the server plays (resigned, or a bot's until its player takes it back). Remembered
+    per game object and seat, and shared: callers never change it."""
+    key = (id(game), seat, version)
+    hit = _VIEWS.get_(key)
+    if hit is not None and hit[0] is game:
+        return hit[1]  # type: ignore[no-any-return]
+    out = _view(game, version, head, seat)
+    _VIEWS.put(key, (game, out))
+    return out
+
+
+def _view(game: Game, version: int, head: bytes, seat: int | None) -> dict[str, Any]:
     rs = rules.get(game.ruleset)
     status = game.status
     table = None

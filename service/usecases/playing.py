@@ -38,6 +38,7 @@ from service.adapters.repository import Appended, Current, Decision, Idempotency
 from service.model.clock import bots_awaited, command_seats, due_commands, server_moves
 from service.model.game import Game, advance, iso, metadata, moment
 from service.model.problems import Problem
+from service.model.view_patch import view_patch
 from service.model.views import present_record, view
 from service.usecases.dependencies import Dependencies
 
@@ -56,13 +57,19 @@ def rule_problem(exc: RuleError, legal: list[Any] | None) -> Problem:
 
 
 def run_command(deps: Dependencies, gid: uuid.UUID, player: str, body: Any, if_match: int | None,
-                idem_key: str | None, path: str) -> dict[str, Any]:
-    """A seat's command: load → decide → append → present."""
+                idem_key: str | None, path: str, answer: str = "view") -> dict[str, Any]:
+    """A seat's command: load → decide → append → present. ``answer`` says what the answer
+    carries of the seat's view (:func:`command_response`)."""
     idem = Idempotency.of_request(player, idem_key, "POST", path, body)
-    appended = deps.games.update(gid, lambda cur: decide_command(deps, cur, player, body, if_match, idem_key),
-                                idem, optimistic=True)
+    decided: list[Current] = []  # the game the command was decided on (the last try's)
+
+    def decide(cur: Current) -> Decision:
+        decided[:] = [cur]
+        return decide_command(deps, cur, player, body, if_match, idem_key)
+
+    appended = deps.games.update(gid, decide, idem, optimistic=True)
     assert appended is not None
-    out = command_response(deps, gid, player, appended)
+    out = command_response(deps, gid, player, appended, answer, decided[0] if decided else None)
     if appended.current is not None and server_moves(appended.current.game):
         play(deps, gid)  # a seat the server plays is awaited now: its move follows
     return out
@@ -118,9 +125,13 @@ def outcome(deps: Dependencies, game: Game, rs: Ruleset, produced: list[tuple[An
     return Decision(new, events, [e for e, _ in produced])
 
 
-def command_response(deps: Dependencies, gid: uuid.UUID, player: str, appended: Appended) -> dict[str, Any]:
-    """What the seat that sent a command sees of it: its events and its view after them. A
-    replayed duplicate is rebuilt from the stored events, exactly as first answered."""
+def command_response(deps: Dependencies, gid: uuid.UUID, player: str, appended: Appended, answer: str = "view",
+                     before: Current | None = None) -> dict[str, Any]:
+    """What the seat that sent a command sees of it: its seat, its events, and its view after
+    them (``answer="view"``), or a JSON Patch to it from the seat's view of ``before``, the
+    game the command was decided on (``"patch"``; the whole view when a replayed duplicate
+    has no ``before``), or nothing of it (``"none"``). A replayed duplicate is rebuilt from
+    the stored events, exactly as first answered."""
     if appended.current is None:
         game = deps.games.load_at(gid, appended.last)
         records: Any = deps.store.read(gid, appended.first - 1, upto=appended.last)
@@ -133,8 +144,16 @@ def command_response(deps: Dependencies, gid: uuid.UUID, player: str, appended: 
     rs = rules.get(game.ruleset)
     shown = [p for p in (present_record(rs, r, seat) for r in records) if p is not None]
     checkpoint = appended.checkpoint or deps.games.transparency.game_checkpoint(gid, appended.last)
-    return {"version": appended.last, "chain_head": head.hex(), "checkpoint": checkpoint, "events": shown,
-            "view": view(game, appended.last, head, seat, deps.timeouts)}
+    out = {"version": appended.last, "chain_head": head.hex(), "checkpoint": checkpoint, "events": shown,
+           "seat": seat}
+    if answer == "none":
+        return out
+    new = view(game, appended.last, head, seat)
+    if answer == "patch" and before is not None:
+        out["view_patch"] = view_patch(view(before.game, before.version, before.head, seat), new)
+    else:
+        out["view"] = new
+    return out
 
 
 # ------------------------------------------------------------------ the server's own moves

@@ -22,6 +22,23 @@ def _table(served: Served, ruleset: str = "least-score", seats: int = 2) -> tupl
     return game.id, clients
 
 
+def test_send_with_the_view_held_gets_a_patch_and_gives_the_whole_new_view(served: Served) -> None:
+    gid, clients = _table(served, "corte", seats=4)
+    answers: list[tuple[str | None, int]] = []
+    for c in clients:
+        c.on_response = lambda r: answers.append((r.headers.get("Preference-Applied"), len(r.content)))
+    for _ in range(6):
+        view = next(v for v in (c.view(gid) for c in clients) if v.my_turn)
+        client = clients[view.seat]
+        answers.clear()
+        result = client.send(gid, view.legal_actions[0], held=view)
+        assert answers[0][0] == "return=minimal"  # the command's answer was the minimal one
+        assert result.view.raw == client.view(gid).raw and result.view.version == result.version
+        assert view.raw["version"] == view.version  # the held view was left as it was
+    with pytest.raises(ValueError):
+        client.send(gid, {"type": "Pass"}, held=view, if_match=view.version + 1)
+
+
 def test_register_create_join_view_and_send_give_typed_answers(served: Served) -> None:
     gid, (ann, bob) = _table(served)
     game = ann.game(gid)

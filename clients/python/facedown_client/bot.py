@@ -78,9 +78,10 @@ def play_seats(clients: Sequence[Client], game_id: str, policy: Policy, seed: in
 
 
 def play_turns(clients: Sequence[Client], game_id: str, policy: Policy, rng: random.Random,
-               max_commands: int = 20000) -> int:
+               max_commands: int = 20000, *, minimal: bool = True) -> int:
     """Play a whole game with one client per seat, only ever as the awaited seat (no claims out
-    of turn): the fewest requests a game needs, each command's answer bringing the next view.
+    of turn): the fewest requests a game needs, each command's answer bringing the next view
+    (with ``minimal``, as a patch to the view held: ``Client.send(held=...)``).
     Returns the commands sent; ``RuntimeError`` if the game stalls or is not over in time."""
     view = clients[0].view(game_id)
     for sent in range(max_commands):
@@ -96,7 +97,7 @@ def play_turns(clients: Sequence[Client], game_id: str, policy: Policy, rng: ran
         action = policy(view.raw["table"], view.legal_actions, rng, True)
         if action is None:
             action = pick(view.legal_actions[rng.randrange(len(view.legal_actions))], rng)
-        view = clients[seat].send(game_id, action).view
+        view = clients[seat].send(game_id, action, held=view if minimal else None).view
     raise RuntimeError(f"game {game_id}: not finished after {max_commands} commands")
 
 
@@ -126,7 +127,7 @@ class Bot:
             if action is None:
                 return sent
             try:
-                self.client.send(game_id, action, if_match=view.version)
+                self.client.send(game_id, action, held=view)
             except ProblemError as exc:
                 refused += 1
                 if exc.slug in RETRYABLE and refused < 20:

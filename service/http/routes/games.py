@@ -10,8 +10,8 @@ from flask.typing import ResponseReturnValue
 
 from service.http.lists import listing
 from service.http.rate_limits import costly, per_address
-from service.http.requests import (caller, deps, idempotency_key, if_match, json_body, load, load_query, reply,
-                                   version_header)
+from service.http.requests import (caller, deps, idempotency_key, if_match, json_body, load, load_query,
+                                   prefers_minimal, reply, version_header)
 from service.http.schemas import games as s
 from service.http.schemas import lists as ls
 from service.model.views import summary
@@ -124,5 +124,12 @@ def command(game_id: uuid.UUID) -> ResponseReturnValue:
     assert who is not None
     body = json_body()
     load(_command_in, body)
-    out = playing.run_command(deps(), game_id, who[0], body, if_match(), idempotency_key(), request.path)
-    return reply(_command_out, out, 200, {"ETag": f'"{out["version"]}"'})
+    held = if_match()
+    # Prefer: return=minimal: the view as a patch from the version the caller holds (its
+    # If-Match), else none of it (docs/performance.md, "The size of answers")
+    answer = "view" if not prefers_minimal() else "none" if held is None else "patch"
+    out = playing.run_command(deps(), game_id, who[0], body, held, idempotency_key(), request.path, answer)
+    headers = {"ETag": f'"{out["version"]}"'}
+    if "view" not in out:
+        headers["Preference-Applied"] = "return=minimal"
+    return reply(_command_out, out, 200, headers)

@@ -25,7 +25,9 @@ _order_in, _order_out, _orders_out = s.OrderIn(), s.OrderOut(), s.OrdersOut()
 
 
 def _send(game_id: uuid.UUID, player: str, command: dict[str, Any]) -> dict[str, Any]:
-    return playing.run_command(deps(), game_id, player, command, if_match(), idempotency_key(), request.path)
+    # the answer names the order, not the view: none is built
+    return playing.run_command(deps(), game_id, player, command, if_match(), idempotency_key(), request.path,
+                               "none")
 
 
 @bp.post("/v1/games/<uuid:game_id>/orders")
@@ -38,7 +40,7 @@ def place_order(game_id: uuid.UUID) -> ResponseReturnValue:
         raise Problem("validation", "an order's body has no other type", errors={"type": ["must be PlaceOrder"]})
     reading.with_orders(deps(), game_id)
     out = _send(game_id, who[0], {**body, "type": "PlaceOrder"})
-    seat = out["view"]["seat"]
+    seat = out["seat"]
     placed = next(e["data"] for e in out["events"] if e["type"] == "OrderPlaced" and e["data"]["seat"] == seat)
     return reply(_order_out, {"order_id": placed["order_id"], "version": out["version"],
                               "chain_head": out["chain_head"], "checkpoint": out["checkpoint"]}, 201,

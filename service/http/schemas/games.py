@@ -218,7 +218,10 @@ class JoinOut(Schema):
 class ViewOut(Schema):
     """The hot payload (every view and every command's answer): nested structures that
     :func:`service.model.views.view` already builds as plain JSON (seats, legal actions, the
-    table) are ``Raw``, so that dumping costs a few field lookups, not one per action."""
+    table) are ``Raw``, and every value is JSON already, so an answer picks the fields without
+    marshmallow's per-field work (``service.http.requests.passed_through``)."""
+
+    PASS_THROUGH = True
 
     game_id = fields.String()
     ruleset = fields.String()
@@ -252,11 +255,14 @@ class EventsOut(Schema):
 
 
 class CommandOut(Schema):
+    PASS_THROUGH = True  # its values, and its view's, are JSON already (see ViewOut)
+
     version = fields.Integer()
     chain_head = fields.String()
     checkpoint = fields.String()  # the game's signed checkpoint at version (docs/fairness.md)
     events = fields.Raw()  # EventOut-shaped objects (views.present_record), already JSON
-    view = fields.Nested(ViewOut)
+    view = fields.Nested(ViewOut)  # absent under Prefer: return=minimal
+    view_patch = fields.Raw()  # RFC 6902 operations from the If-Match version's view (return=minimal)
 
 
 class OptionOut(Schema):

@@ -24,9 +24,12 @@ from service.tools.bench.common import environment, latency, scratch_db, server_
               help="The gunicorn worker of facedown and of the stack floor (facedown serve's default: gevent).")
 @click.option("--seconds", default=5.0, show_default=True, type=click.FloatRange(0.5, 600),
               help="Duration of the floor and peer measurements.")
+@click.option("--answers", default="minimal", show_default=True, type=click.Choice(["minimal", "view"]),
+              help="What a command's answer carries: a patch to the view held (Prefer: return=minimal), "
+                   "or the whole view.")
 @click.option("--json", "as_json", is_flag=True)
 def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: str, workers: int | None,
-              threads: int, worker_class: str, seconds: float, as_json: bool) -> None:
+              threads: int, worker_class: str, seconds: float, answers: str, as_json: bool) -> None:
     """Whole games over HTTP by C bot clients, beside the INSERT floor and the eventsourcing peer."""
     from service.tools.bench.store import plain_inserts
     try:
@@ -41,7 +44,8 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
     try:
         per_client = [games // clients + (1 if i < games % clients else 0) for i in range(clients)]
         with Server(scratch, workers=workers, threads=threads, worker_class=worker_class) as server:
-            jobs = [(server.url, ruleset_name, players, {}, bot, n, 1000 + i) for i, n in enumerate(per_client) if n]
+            jobs = [(server.url, ruleset_name, players, {}, bot, n, 1000 + i, answers == "minimal")
+                    for i, n in enumerate(per_client) if n]
             results, played = _run_clients(server, client, jobs)
         # from the first client's first request to the last client's last response
         elapsed = max(r.ended for r in results) - min(r.started for r in results)
@@ -49,8 +53,8 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
         api = {"workload": "api", "clients": clients, **played, "games": sum(r.games for r in results),
                "per_second_whole_run": round(commands / elapsed, 1),
                "views_per_command": round(views / max(commands, 1), 3),
-               "command_answer_bytes": round(sum(r.command_bytes for r in results) / max(commands, 1)),
-               "view_bytes": round(sum(r.view_bytes for r in results) / max(views, 1)),
+               **_sizes("command_answer_bytes", [n for r in results for n in r.command_sizes]),
+               **_sizes("view_bytes", [n for r in results for n in r.view_sizes]),
                "seconds": round(elapsed, 2)}
         stack = _stack_floor(scratch, clients, workers, threads, worker_class, seconds, api)
         db = Database(scratch, min_size=clients, max_size=clients)
@@ -67,6 +71,7 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
     report = {
         "benchmark": "api",
         "settings": {"clients": clients, "games": games, "ruleset": ruleset_name, "players": players, "bot": bot,
+                     "answers": answers,
                      "gunicorn_workers": workers, "gunicorn_threads": threads, "worker_class": worker_class,
                      "floor_and_peer_seconds": seconds, "postgresql": pg,
                      "database": "embedded" if embedded else "DATABASE_URL"},
@@ -77,7 +82,9 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
                   "*_ms": "milliseconds",
                   "cpu_ms_per_command": "ms of CPU per command of the server's processes, of the PostgreSQL"
                                         " backends serving the benchmark's database, and of the client processes",
-                  "*_bytes": "bytes of an answer's body (mean)", "views_per_command": "view GETs per command"},
+                  "*_bytes": "bytes of an answer's body (mean; _p50 the median, _max the largest, "
+                             "_under_4096 the share under 4096)",
+                  "views_per_command": "view GETs per command"},
         "api": api,
         "floor_plain_insert": floor,
         "stack_floor": stack,
@@ -97,6 +104,11 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
                f"{api['commands_latency']['p95_ms']}  p99 {api['commands_latency']['p99_ms']}")
     click.echo(f"  view latency ms       p50 {api['views_latency']['p50_ms']}  p95 "
                f"{api['views_latency']['p95_ms']}  p99 {api['views_latency']['p99_ms']}")
+    click.echo(f"  command answer bytes  mean {api['command_answer_bytes']}  p50 {api['command_answer_bytes_p50']}"
+               f"  max {api['command_answer_bytes_max']}  under 4096: {api['command_answer_bytes_under_4096']}"
+               f"   (answers: {answers})")
+    click.echo(f"  view bytes            mean {api['view_bytes']}  p50 {api['view_bytes_p50']}"
+               f"  max {api['view_bytes_max']}")
     click.echo(f"  floor INSERTs/s       {floor['per_second']:>10}   (plain psycopg, {clients} threads)")
     click.echo(f"  stack floor cmds/s    {stack['per_second']:>10}   (gunicorn + Flask + one statement per request,"
                f" same clients and mix; p50 {stack['commands_latency']['p50_ms']} ms)")
@@ -109,6 +121,13 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
         click.echo(f"  CPU ms per command    {label}: server {c['server']}, PostgreSQL {c['postgres']}, "
                    f"clients {c['clients']}, total {c['total']} ({os.cpu_count()} cores)")
     click.echo(f"  api / peer            {report['ratios']['api_to_peer']:>10}")
+
+
+def _sizes(name: str, sizes: list[int]) -> dict[str, Any]:
+    """The mean, median and largest of answers' sizes in bytes, and the share under 4096."""
+    ordered = sorted(sizes) or [0]
+    return {name: round(sum(ordered) / len(ordered)), f"{name}_p50": ordered[len(ordered) // 2],
+            f"{name}_max": ordered[-1], f"{name}_under_4096": round(sum(n < 4096 for n in ordered) / len(ordered), 4)}
 
 
 def _run_clients(server: Any, play: Any, jobs: list[Any]) -> tuple[list[Any], dict[str, Any]]:

@@ -107,9 +107,9 @@ class ClientResult:
     command_ms: list[float] = field(default_factory=list)
     view_ms: list[float] = field(default_factory=list)
     command_at: list[float] = field(default_factory=list)  # time.monotonic() of each command's answer
-    # bytes of the answers' bodies: the stack floor answers with bodies of the same sizes
-    command_bytes: int = 0
-    view_bytes: int = 0
+    # bytes of each answer's body: the stack floor answers with bodies of the same mean sizes
+    command_sizes: list[int] = field(default_factory=list)
+    view_sizes: list[int] = field(default_factory=list)
     cpu_seconds: float = 0.0  # the client process's own CPU over its run
 
 
@@ -179,19 +179,20 @@ class TimedClient(Client):
         ms = (time.perf_counter() - t0) * 1000
         if path.endswith("/view"):
             self.out.view_ms.append(ms)
-            self.out.view_bytes += self._size
+            self.out.view_sizes.append(self._size)
         elif path.endswith("/commands"):
             self.out.command_ms.append(ms)
             self.out.command_at.append(time.monotonic())
-            self.out.command_bytes += self._size
+            self.out.command_sizes.append(self._size)
             self.out.commands += 1
         return answer
 
 
 def play_one_game(base: str, ruleset: str, seats: int, options: dict[str, Any], bot: str, rng: random.Random,
-                  out: ClientResult, max_commands: int = 5000) -> None:
+                  out: ClientResult, max_commands: int = 5000, minimal: bool = True) -> None:
     """Create a game, fill its seats, and play it to the end with the SDK's turn driver
-    (``facedown_client.play_turns``: only the awaited seat acts); latencies go into ``out``."""
+    (``facedown_client.play_turns``: only the awaited seat acts; ``minimal``: each command's
+    answer is a patch to the view held); latencies go into ``out``."""
     players = [TimedClient(base, out) for _ in range(seats)]
     try:
         for i, p in enumerate(players):
@@ -199,7 +200,7 @@ def play_one_game(base: str, ruleset: str, seats: int, options: dict[str, Any], 
         gid = players[0].create_game(ruleset, seats, options).id
         for p in players[1:]:
             p.join(gid)
-        play_turns(players, gid, bots.policy(ruleset, bot), rng, max_commands)
+        play_turns(players, gid, bots.policy(ruleset, bot), rng, max_commands, minimal=minimal)
         out.games += 1
     except (FacedownError, RuntimeError) as exc:
         out.errors.append(str(exc)[:300])
@@ -208,16 +209,16 @@ def play_one_game(base: str, ruleset: str, seats: int, options: dict[str, Any], 
             p.http.close()
 
 
-def client(args: tuple[str, str, int, dict[str, Any], str, int, int]) -> ClientResult:
+def client(args: tuple[str, str, int, dict[str, Any], str, int, int, bool]) -> ClientResult:
     """One client process: play ``games`` games one after another."""
-    base, ruleset, seats, options, bot, games, seed = args
+    base, ruleset, seats, options, bot, games, seed, minimal = args
     rng = random.Random(seed)
     start_together()
     out = ClientResult(started=time.monotonic())
     cpu = time.process_time()
     for _ in range(games):
         try:
-            play_one_game(base, ruleset, seats, options, bot, rng, out)
+            play_one_game(base, ruleset, seats, options, bot, rng, out, minimal=minimal)
         except (OSError, ValueError) as exc:
             out.errors.append(f"http: {type(exc).__name__}: {exc}")
     out.ended = time.monotonic()

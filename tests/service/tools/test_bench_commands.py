@@ -76,6 +76,11 @@ def check_api(report: dict[str, Any]) -> None:
     assert stack["errors"] == 0, stack["error_samples"]
     assert stack["clients"] == clients and stack["commands"] > 0 and stack["per_second"] > 0
     assert api["views_per_command"] > 0 and api["view_bytes"] > 100 and api["command_answer_bytes"] > 100
+    # the answers' sizes as the bench prints them: mean, median, largest, share under 4 KB
+    for name in ("command_answer_bytes", "view_bytes"):
+        assert 100 < api[f"{name}_p50"] <= api[f"{name}_max"] and 0 <= api[f"{name}_under_4096"] <= 1
+    if report["settings"]["answers"] == "minimal":  # a patch to the view held: smaller than the view
+        assert api["command_answer_bytes"] < api["view_bytes"]
     assert stack["views"] == pytest.approx(stack["commands"] * api["views_per_command"], abs=1.5 * clients)
     assert report["ratios"]["api_to_stack_floor"] > 0
     # the rate while every client plays counts only commands answered in that window
