@@ -8,7 +8,8 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 import orjson
@@ -18,7 +19,7 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import set_json_dumps
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from events.errors import AppendOnly, Duplicate, InvalidData, RatingsMoved, StoreError, StoreUnavailable
+from events.errors import AppendOnly, Duplicate, InvalidData, NotLive, RatingsMoved, StoreError, StoreUnavailable
 
 SERVICE_ROLE = "facedown_app"
 _SHARD_SUFFIX = re.compile(r"_1\d{5,}$")  # Citus numbers shards from 102008 up
@@ -33,6 +34,8 @@ def translated() -> Iterator[None]:
     """Turn psycopg errors into store errors."""
     try:
         yield
+    except pgerr.InvalidAuthorizationSpecification as exc:  # a guard's refusal (before OperationalError)
+        raise NotLive(str(exc).splitlines()[0]) from exc
     except pgerr.InsufficientPrivilege as exc:
         raise AppendOnly(str(exc).splitlines()[0]) from exc
     except pgerr.UniqueViolation as exc:
@@ -82,6 +85,12 @@ def _act_as_service_role(conn: psycopg.Connection[Any]) -> None:
         conn.execute(f"SET ROLE {SERVICE_ROLE}")
 
 
+# A statement that must pass before anything else this context (a request's greenlet or thread)
+# asks of the database: sent ahead of its next statement, in the same round trip (pipeline mode).
+# If it raises, the server skips what was queued after it until the round trip's end.
+_GUARD: ContextVar[tuple[str, Sequence[Any]] | None] = ContextVar("facedown_db_guard", default=None)
+
+
 # How long the pool keeps retrying one connection before it gives up on it. psycopg_pool waits
 # 1, 2, 4, 8... s between attempts, but never past this: so no attempt is ever due more than
 # this long after the database is back, however long it was away. Once it gives up, the next
@@ -115,14 +124,38 @@ class Database:
         # While the database is known to be away, wait for a connection only briefly: the pool
         # reconnects in the background, and a client should have its 503 at once, not after
         # the whole wait (which a pool that is only busy still gets).
+        guard = _GUARD.get()
         try:
             with translated(), self.pool.connection(self.outage_timeout if self._outage else None) as conn:
-                yield conn
+                if guard is None:
+                    yield conn
+                else:
+                    with _guarded(conn, guard):
+                        yield conn
         except StoreUnavailable as exc:
             self._failed(exc)
             raise
         if self._outage:
             self._outage = False
+
+    @staticmethod
+    def guard(sql: str, params: Sequence[Any]) -> None:
+        """Send ``sql`` (a statement that raises to refuse: ``NotLive`` when it raises
+        ``invalid_authorization_specification``) ahead of this context's next statement, in
+        the same round trip: a check that costs no round trip of its own, whose refusal skips
+        everything sent after it (an append included). :meth:`settle` runs it if no statement
+        follows; :meth:`unguard` forgets it."""
+        _GUARD.set((sql, params))
+
+    @staticmethod
+    def unguard() -> None:
+        _GUARD.set(None)
+
+    def settle(self) -> None:
+        """Run this context's pending guard now, if there is one (``NotLive`` if it refuses)."""
+        if _GUARD.get() is not None:
+            with self.connection():
+                pass
 
     def _failed(self, exc: StoreUnavailable) -> None:
         """An outage: a connection broke or could not be made (a busy pool's timeout is none)."""
@@ -152,6 +185,24 @@ class Database:
             return True
         except StoreError:
             return False
+
+
+@contextlib.contextmanager
+def _guarded(conn: psycopg.Connection[Any], guard: tuple[str, Sequence[Any]]) -> Iterator[None]:
+    """The caller's statements on ``conn`` in pipeline mode behind the pending guard. The
+    guard's error, if it refuses, is the first result read (or raised at the block's end)."""
+    _GUARD.set(None)
+    with conn.pipeline():
+        conn.execute(guard[0], guard[1])
+        try:
+            yield
+        except psycopg.Error:
+            raise  # the guard's refusal, or the caller's own error after the guard passed
+        except BaseException:
+            # the caller gave up before reading a result: whether the guard passed is not
+            # known, so it stays pending (settled before the request answers)
+            _GUARD.set(guard)
+            raise
 
 
 def connect(url: str, autocommit: bool = True) -> psycopg.Connection[Any]:

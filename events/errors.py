@@ -10,6 +10,11 @@ class StoreUnavailable(StoreError):
     """The database cannot be reached."""
 
 
+class NotLive(StoreError):
+    """A request's guard refused it (its token or session is not live any more): nothing the
+    request sent after the guard ran (``Database.guard``)."""
+
+
 class InvalidData(StoreError):
     """The data cannot be stored (for example a NUL character in a string)."""
 

@@ -129,6 +129,13 @@ def token_live(db: Database, token_sha256: str) -> bool:
                             (token_sha256,)).fetchone() is not None
 
 
+def require_live_token(db: Database, token_sha256: str) -> None:
+    """The same check as :func:`token_live`, sent ahead of this request's next statement in
+    its round trip (``Database.guard``, ``fd_require_live_token``, sql/070): a revoked token's
+    request raises ``NotLive`` there, and nothing it sent after the check runs."""
+    db.guard("SELECT fd_require_live_token(%s)", (token_sha256,))
+
+
 def by_token_hash(db: Database, token_sha256: str) -> PlayerRow | None:
     """The player of a live token (without recording its use)."""
     with db.connection() as conn:

@@ -171,6 +171,7 @@ class GameRepository:
                 cur = Current(game, loaded.version, loaded.head)
                 if loaded.events:
                     self._remember(gid, cur)
+                    self._grown(gid, loaded.events)
                 return cur
             self._games.drop(gid)  # the stream is behind the cache (never, short of a restore)
             loaded = self.store.load(gid, snapshots.fingerprint())
@@ -186,6 +187,7 @@ class GameRepository:
         assert game is not None
         cur = Current(game, loaded.version, loaded.head)
         self._remember(gid, cur)
+        self._grown(gid, records)
         self._rulesets.put(gid, game.ruleset)
         return cur
 
@@ -197,6 +199,12 @@ class GameRepository:
         if hit is None or hit.game.rules is None:
             hit = self.load(gid)
         return hit.game.seat_of(player)
+
+    def cached_version(self, gid: uuid.UUID) -> int | None:
+        """The version of this worker's copy of the game (no query), ``None`` if it has none:
+        the stream is at least there."""
+        hit: Current | None = self._games.get_(gid)
+        return None if hit is None else hit.version
 
     def load_at(self, gid: uuid.UUID, version: int) -> Game:
         """The game as it was at ``version`` (folded from the log)."""
@@ -235,6 +243,12 @@ class GameRepository:
             key = fairness.game_key(self.secret(uuid.UUID(game.id)), entropy)
             self._keys.put(game.id, key)
         return key  # type: ignore[no-any-return]
+
+    def _grown(self, gid: uuid.UUID, records: Sequence[Any]) -> None:
+        """The game's tree of chain hashes grows by the events a load read (no query later
+        for the checkpoint of the answer, or a proof; a tree that is not just before them is left)."""
+        if records:
+            self.transparency.grown(gid, records[0].version, [r.hash for r in records])
 
     def _remember(self, gid: uuid.UUID, cur: Current) -> None:
         old = self._games.get_(gid)

@@ -19,7 +19,7 @@ from events.store import EventStore
 from service.adapters.wakeups import Live
 from service.adapters.webhooks.delivery import DeliveryWorker, Policy
 from service.config import Config
-from service.http import health, problems, rate_limits, requests, web
+from service.http import health, problems, rate_limits, requests, token_guard, web
 from service.http.routes import (audit, chat, game_events, game_life, games, me, notifications, orders, ratings,
                                  reach, session, tournaments as tournament_routes, transparency,
                                  unsubscribe)
@@ -80,6 +80,7 @@ def create_app(config: Config | dict[str, Any] | None = None) -> Flask:
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     problems.install(app)
+    token_guard.install(app)
     # the pages open in this process, for the e-mail sender in whichever process it runs
     workers: dict[str, Any] = {"presence": Presence(deps)}
     if config.webhook_worker:

@@ -219,8 +219,7 @@ def _from_session() -> Identity:
         return Identity(refused=csrf_problem())
     found = look_up(session)
     if found.refused is not None:
-        return Identity(refused=Problem("unauthorized", "your session has ended; sign in again",
-                                        headers={"WWW-Authenticate": 'Bearer realm="facedown"'}))
+        return Identity(refused=session_ended())
     return found
 
 
@@ -246,12 +245,15 @@ def look_up(token: str) -> Identity:
     """The player of a token: this worker's cache, else one query, unless the token was
     found unknown moments ago or this address has spent its budget of unknown tokens."""
     d = deps()
-    who = authenticate(d, token, query=False)
+    digest = token_digest(token)
+    # a remembered token's liveness is read ahead of the request's next statement
+    # (service/http/token_guard.py answers for it if it is not live)
+    g.facedown_guarded = digest
+    who = authenticate(d, token, query=False, deferred=True)
     if who is not None:
         return Identity(who)
-    invalid = Problem("unauthorized", "the token is not valid",
-                      headers={"WWW-Authenticate": 'Bearer realm="facedown", error="invalid_token"'})
-    digest, now = token_digest(token), time.monotonic()
+    invalid = invalid_token()
+    now = time.monotonic()
     unknown = _unknown_tokens()
     seen = unknown.get_(digest)
     if seen is not None and now - seen < UNKNOWN_TOKEN_SECONDS:
@@ -268,6 +270,18 @@ def look_up(token: str) -> Identity:
     if budgets is not None:
         budgets.lookups.wait(rate_limits.address())
     return Identity(refused=invalid)
+
+
+def invalid_token() -> Problem:
+    """401 for a bearer token that is not (or no longer) valid."""
+    return Problem("unauthorized", "the token is not valid",
+                   headers={"WWW-Authenticate": 'Bearer realm="facedown", error="invalid_token"'})
+
+
+def session_ended() -> Problem:
+    """401 for a session cookie whose session is not (or no longer) live."""
+    return Problem("unauthorized", "your session has ended; sign in again",
+                   headers={"WWW-Authenticate": 'Bearer realm="facedown"'})
 
 
 def caller(required: bool = True) -> tuple[str, str] | None:

@@ -157,10 +157,12 @@ def rebuild_players(deps: Dependencies) -> int:
     return len(ids)
 
 
-def authenticate(deps: Dependencies, token: str, query: bool = True) -> tuple[str, str] | None:
+def authenticate(deps: Dependencies, token: str, query: bool = True,
+                 deferred: bool = False) -> tuple[str, str] | None:
     """(player id, name) of a live bearer token, or ``None``; ``query=False``: only a token
-    this worker remembers (still checked live), never the look-up of an unknown one."""
-    found = authenticated(deps, token, query)
+    this worker remembers (still checked live), never the look-up of an unknown one.
+    ``deferred``: see :func:`authenticated`."""
+    found = authenticated(deps, token, query, deferred)
     return None if found is None else (found[0], found[1])
 
 
@@ -171,14 +173,22 @@ def remembered(deps: Dependencies, token: str) -> str | None:
     return None if hit is None else str(hit[0])
 
 
-def authenticated(deps: Dependencies, token: str, query: bool = True) -> tuple[str, str, str] | None:
+def authenticated(deps: Dependencies, token: str, query: bool = True,
+                  deferred: bool = False) -> tuple[str, str, str] | None:
     """(player id, name, token id) of a live bearer token, or ``None``. A token this worker
     remembers costs one read (is it still live?); once a minute, or for a token it does not
-    remember, the look-up that also records the token's use."""
+    remember, the look-up that also records the token's use.
+
+    ``deferred`` (a request's authentication): the read of a remembered token rides ahead of
+    the request's next statement instead of costing a round trip now (``players.require_live_token``);
+    if the token is not live, that statement raises ``NotLive`` and nothing after the check runs."""
     digest = token_digest(token)
     hit = deps.tokens.get_(digest)
     now = time.monotonic()
     if hit is not None and now - hit[3] < TOKEN_RECHECK_SECONDS:
+        if deferred:
+            players.require_live_token(deps.db, digest)
+            return hit[0], hit[1], hit[2]
         if players.token_live(deps.db, digest):
             return hit[0], hit[1], hit[2]
         deps.tokens.drop(digest)

@@ -18,8 +18,15 @@ def log_key(deps: Dependencies) -> str:
     return deps.games.transparency.verifier().text()
 
 
-def _version(deps: Dependencies, gid: uuid.UUID) -> int:
-    deps.games.ruleset_of(gid)  # 404 unless it is a game
+def _version(deps: Dependencies, gid: uuid.UUID, at_least: int | None = None) -> int:
+    """The game's version (404 unless it is a game). ``at_least``: a version the caller needs;
+    this worker's cached copy answers when it is that far already (a stream never shrinks), as
+    it is for the proof a client asks right after its command's answer."""
+    if at_least is not None:
+        known = deps.games.cached_version(gid)
+        if known is not None and known >= at_least:
+            return known
+    deps.games.ruleset_of(gid)
     head = deps.store.head(gid)
     if head is None:
         raise Problem("not-found", f"no game {gid}")
@@ -50,14 +57,14 @@ def _hashes(proof: list[bytes]) -> list[str]:
 def game_inclusion(deps: Dependencies, gid: uuid.UUID, index: int, size: int) -> dict[str, Any]:
     """The proof that leaf ``index`` (the chain hash of version index + 1) is in the game's
     tree of ``size`` leaves."""
-    _sizes(index + 1, size, _version(deps, gid), "size")
+    _sizes(index + 1, size, _version(deps, gid, size), "size")
     tree = deps.games.transparency.game_tree(gid, size)
     return {"hashes": _hashes(tree.inclusion_proof(index, size))}
 
 
 def game_consistency(deps: Dependencies, gid: uuid.UUID, first: int, second: int) -> dict[str, Any]:
     """The proof that the game's tree of ``first`` leaves is a prefix of its tree of ``second``."""
-    _sizes(first, second, _version(deps, gid), "to")
+    _sizes(first, second, _version(deps, gid, second), "to")
     tree = deps.games.transparency.game_tree(gid, second)
     return {"hashes": _hashes(tree.consistency_proof(first, second))}
 
@@ -71,7 +78,7 @@ def log_inclusion(deps: Dependencies, gid: uuid.UUID, size: int, player: str | N
     """The finished game's leaf index in the log and the proof of it in the log of ``size``."""
     if not visible(deps, gid, player):
         raise Problem("not-found", f"no game {gid}")
-    _version(deps, gid)  # 404 unless it is a game
+    _version(deps, gid, 0)  # 404 unless it is a game
     t = deps.games.transparency
     index = t.log_index(gid)
     tree = t.log_tree()

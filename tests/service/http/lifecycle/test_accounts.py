@@ -123,3 +123,29 @@ def test_the_players_read_models_are_rebuilt_from_their_streams(live: Live, cloc
     before = players.account_rows(api.db)
     rebuild_players(api)
     assert players.account_rows(api.db) == before
+
+
+def test_a_revoked_token_changes_and_reads_nothing_on_a_worker_that_remembers_it(live: Live) -> None:
+    """The liveness read rides ahead of the request's first statement (events/db.py's guard):
+    refused there, a command appends nothing; and a request answered from the worker's caches
+    alone (a proof of a game it holds: no statement) is checked before it answers."""
+    from tests.service.helpers import acting, serve, start_game
+
+    for other in serve(live.database_url):
+        gid, players = start_game(live, "corte")
+        ann, view = acting(gid, players)
+        spares = [ann.post("/v1/me/tokens", {"label": f"tablet {i}"}).json() for i in range(2)]
+        tablets = [Player(other, ann.id, ann.name, s["token"]) for s in spares]
+        proof = f"/v1/games/{gid}/proof/consistency?from=1&to={view['version']}"
+        for tablet in tablets:  # the other worker remembers both tokens, and holds the game and its tree
+            assert tablet.get(f"/v1/games/{gid}/view").status_code == 200
+            assert tablet.get(proof).status_code == 200
+        for spare in spares:
+            assert delete(ann, f"/v1/me/tokens/{spare['id']}").status_code == 204
+        refused = tablets[0].get(proof)
+        assert refused.status_code == 401 and refused.json()["detail"] == "the token is not valid"
+        command = tablets[1].post(f"/v1/games/{gid}/commands", view["legal_actions"][0])
+        assert command.status_code == 401 and command.json()["detail"] == "the token is not valid"
+        assert ann.get(f"/v1/games/{gid}/view").json()["version"] == view["version"]  # nothing appended
+        assert tablets[1].get(f"/v1/games/{gid}/view").status_code == 401
+        assert Player(other, ann.id, ann.name, ann.token).get(proof).status_code == 200
