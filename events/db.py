@@ -10,7 +10,7 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, cast
 
 import orjson
 import psycopg
@@ -130,8 +130,13 @@ class Database:
                 if guard is None:
                     yield conn
                 else:
-                    with _guarded(conn, guard):
-                        yield conn
+                    _GUARD.set(None)
+                    guarded = _Guarded(conn, guard)
+                    try:
+                        yield cast("psycopg.Connection[Any]", guarded)
+                    finally:
+                        if guarded.pending is not None:  # no statement carried it: still pending
+                            _GUARD.set(guard)
         except StoreUnavailable as exc:
             self._failed(exc)
             raise
@@ -153,9 +158,11 @@ class Database:
 
     def settle(self) -> None:
         """Run this context's pending guard now, if there is one (``NotLive`` if it refuses)."""
-        if _GUARD.get() is not None:
-            with self.connection():
-                pass
+        guard = _GUARD.get()
+        if guard is not None:
+            _GUARD.set(None)
+            with self.connection() as conn:
+                conn.execute(guard[0], guard[1])
 
     def _failed(self, exc: StoreUnavailable) -> None:
         """An outage: a connection broke or could not be made (a busy pool's timeout is none)."""
@@ -187,22 +194,25 @@ class Database:
             return False
 
 
-@contextlib.contextmanager
-def _guarded(conn: psycopg.Connection[Any], guard: tuple[str, Sequence[Any]]) -> Iterator[None]:
-    """The caller's statements on ``conn`` in pipeline mode behind the pending guard. The
-    guard's error, if it refuses, is the first result read (or raised at the block's end)."""
-    _GUARD.set(None)
-    with conn.pipeline():
-        conn.execute(guard[0], guard[1])
-        try:
-            yield
-        except psycopg.Error:
-            raise  # the guard's refusal, or the caller's own error after the guard passed
-        except BaseException:
-            # the caller gave up before reading a result: whether the guard passed is not
-            # known, so it stays pending (settled before the request answers)
-            _GUARD.set(guard)
-            raise
+class _Guarded:
+    """A pooled connection whose first statement carries the pending guard ahead of it: both
+    and the Sync go in one pipeline, one round trip. The guard's refusal is raised by that
+    statement's ``execute`` (the statement itself is skipped by the server)."""
+
+    def __init__(self, conn: psycopg.Connection[Any], guard: tuple[str, Sequence[Any]]) -> None:
+        self._conn: psycopg.Connection[Any] = conn
+        self.pending: tuple[str, Sequence[Any]] | None = guard
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+    def execute(self, query: Any, params: Any = None, **kw: Any) -> psycopg.Cursor[Any]:
+        guard, self.pending = self.pending, None
+        if guard is None:
+            return self._conn.execute(query, params, **kw)
+        with self._conn.pipeline():  # leaving it sends the Sync and reads both results
+            self._conn.execute(guard[0], guard[1])
+            return self._conn.execute(query, params, **kw)
 
 
 def connect(url: str, autocommit: bool = True) -> psycopg.Connection[Any]:

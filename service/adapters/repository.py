@@ -294,7 +294,10 @@ class GameRepository:
             raise Problem("validation", f"the request cannot be stored: {exc}") from exc
         if result.duplicate:
             return Appended(None, result.first_version, result.last_version)
-        self.transparency.grown(gid, cur.version + 1, new_hashes(cur.head, cur.version + 1, events))
+        # the store's head is the last event's chain hash: a one-event append's hash costs no
+        # second encoding of the event
+        hashes = [result.head] if len(events) == 1 else new_hashes(cur.head, cur.version + 1, events)
+        self.transparency.grown(gid, cur.version + 1, hashes)
         after = Current(game, result.version, result.head)
         self._remember(gid, after)
         self._rulesets.put(gid, game.ruleset)

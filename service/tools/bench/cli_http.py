@@ -55,6 +55,7 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
                "views_per_command": round(views / max(commands, 1), 3),
                **_sizes("command_answer_bytes", [n for r in results for n in r.command_sizes]),
                **_sizes("view_bytes", [n for r in results for n in r.view_sizes]),
+               "other_requests_per_command": round(sum(r.other_requests for r in results) / max(commands, 1), 3),
                "seconds": round(elapsed, 2)}
         stack = _stack_floor(scratch, clients, workers, threads, worker_class, seconds, api)
         db = Database(scratch, min_size=clients, max_size=clients)
@@ -89,7 +90,8 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
         "floor_plain_insert": floor,
         "stack_floor": stack,
         "peer_eventsourcing": peer,
-        "ratios": {"api_to_floor": round(api["per_second"] / floor["per_second"], 3),
+        "ratios": {"server_cpu_per_command_to_floor_request": _cpu_ratio(api, stack),
+                   "api_to_floor": round(api["per_second"] / floor["per_second"], 3),
                    "api_to_stack_floor": round(api["per_second"] / stack["per_second"], 3),
                    "api_to_peer": round(api["per_second"] / peer["per_second"], 2) if peer["per_second"] else None},
     }
@@ -120,6 +122,10 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
         c = part["cpu_ms_per_command"]
         click.echo(f"  CPU ms per command    {label}: server {c['server']}, PostgreSQL {c['postgres']}, "
                    f"clients {c['clients']}, total {c['total']} ({os.cpu_count()} cores)")
+    click.echo(f"  requests per command  api: 1 + {api['views_per_command']} views + "
+               f"{api['other_requests_per_command']} others (the SDK's proofs); stack floor: 1 + views")
+    click.echo(f"  server CPU ms         api per command {api['cpu_ms_per_command']['server']}, stack floor per request"
+               f" {_floor_request_cpu(stack)} ({report['ratios']['server_cpu_per_command_to_floor_request']}x)")
     click.echo(f"  api / peer            {report['ratios']['api_to_peer']:>10}")
 
 
@@ -128,6 +134,19 @@ def _sizes(name: str, sizes: list[int]) -> dict[str, Any]:
     ordered = sorted(sizes) or [0]
     return {name: round(sum(ordered) / len(ordered)), f"{name}_p50": ordered[len(ordered) // 2],
             f"{name}_max": ordered[-1], f"{name}_under_4096": round(sum(n < 4096 for n in ordered) / len(ordered), 4)}
+
+
+def _floor_request_cpu(stack: dict[str, Any]) -> float | None:
+    """The stack floor's server CPU per request (ms): per command over its requests (a POST and
+    the views per command)."""
+    server = stack["cpu_ms_per_command"]["server"]
+    return None if server is None else round(server / (1 + stack["views"] / max(stack["commands"], 1)), 3)
+
+
+def _cpu_ratio(api: dict[str, Any], stack: dict[str, Any]) -> float | None:
+    """facedown's server CPU per command over the stack floor's server CPU per request."""
+    per_request, server = _floor_request_cpu(stack), api["cpu_ms_per_command"]["server"]
+    return None if per_request is None or server is None or not per_request else round(server / per_request, 2)
 
 
 def _run_clients(server: Any, play: Any, jobs: list[Any]) -> tuple[list[Any], dict[str, Any]]:

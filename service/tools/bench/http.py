@@ -110,6 +110,9 @@ class ClientResult:
     # bytes of each answer's body: the stack floor answers with bodies of the same mean sizes
     command_sizes: list[int] = field(default_factory=list)
     view_sizes: list[int] = field(default_factory=list)
+    # the SDK's other requests while playing: its proofs of the checkpoints it is shown
+    # (a consistency proof after each command), registrations, joins, the log key
+    other_requests: int = 0
     cpu_seconds: float = 0.0  # the client process's own CPU over its run
 
 
@@ -185,6 +188,8 @@ class TimedClient(Client):
             self.out.command_at.append(time.monotonic())
             self.out.command_sizes.append(self._size)
             self.out.commands += 1
+        else:
+            self.out.other_requests += 1
         return answer
 
 
