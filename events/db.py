@@ -108,6 +108,11 @@ class Database:
         self.outage_timeout = min(outage_timeout, timeout)
         self._outage = False  # a connection failed, and none has worked since
         self._errors_seen = 0  # the pool's failed connection attempts, when a request last failed
+        self._service_role = service_role
+        # a guard goes in one pipeline with the next statement, except on a Citus coordinator:
+        # Citus delegates a distributed function (fd_append) to its shard's node only outside
+        # a transaction block, and a pipeline's statements share one; there the guard runs first
+        self.pipelines = True
         with translated():
             # ``timeout``: how long a request waits for a connection. While the database is
             # away, requests fail fast (StoreUnavailable: 503) instead of hanging; the pool
@@ -116,8 +121,14 @@ class Database:
                 url, min_size=min_size, max_size=max_size, open=True, timeout=timeout,
                 reconnect_timeout=reconnect_seconds,
                 kwargs={"autocommit": True, "connect_timeout": max(1, round(timeout))},
-                configure=lambda conn: _configure(conn, service_role),
+                configure=self._configure,
             )
+
+    def _configure(self, conn: psycopg.Connection[Any]) -> None:
+        _configure(conn, self._service_role)
+        row = conn.execute("SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')").fetchone()
+        if row and row[0]:
+            self.pipelines = False
 
     @contextlib.contextmanager
     def connection(self) -> Iterator[psycopg.Connection[Any]]:
@@ -127,7 +138,11 @@ class Database:
         guard = _GUARD.get()
         try:
             with translated(), self.pool.connection(self.outage_timeout if self._outage else None) as conn:
-                if guard is None:
+                if guard is not None and not self.pipelines:
+                    _GUARD.set(None)
+                    conn.execute(guard[0], guard[1])
+                    yield conn
+                elif guard is None:
                     yield conn
                 else:
                     _GUARD.set(None)
