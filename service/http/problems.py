@@ -47,6 +47,18 @@ def unavailable(detail: str) -> Response:
     return problem_response("unavailable", detail, headers={"Retry-After": str(RETRY_AFTER_UNAVAILABLE)})
 
 
+def invalid_token() -> Problem:
+    """401 for a bearer token that is not (or no longer) valid."""
+    return Problem("unauthorized", "the token is not valid",
+                   headers={"WWW-Authenticate": 'Bearer realm="facedown", error="invalid_token"'})
+
+
+def session_ended() -> Problem:
+    """401 for a session cookie whose session is not (or no longer) live."""
+    return Problem("unauthorized", "your session has ended; sign in again",
+                   headers={"WWW-Authenticate": 'Bearer realm="facedown"'})
+
+
 def from_exception(exc: Problem) -> Response:
     return problem_response(exc.slug, exc.detail, exc.status, exc.headers, **exc.extra)
 

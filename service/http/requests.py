@@ -22,6 +22,7 @@ from marshmallow import Schema, ValidationError, fields
 from werkzeug.exceptions import HTTPException
 
 from service.http import rate_limits
+from service.http.problems import invalid_token, session_ended
 from service.model.caches import Lru
 from service.model.problems import Problem
 from service.usecases import accounts, sessions, tournaments
@@ -246,9 +247,7 @@ def look_up(token: str) -> Identity:
     found unknown moments ago or this address has spent its budget of unknown tokens."""
     d = deps()
     digest = token_digest(token)
-    # a remembered token's liveness is read ahead of the request's next statement
-    # (service/http/token_guard.py answers for it if it is not live)
-    g.facedown_guarded = digest
+    g.facedown_guarded = digest  # its liveness rides on the next statement (token_guard.py)
     who = authenticate(d, token, query=False, deferred=True)
     if who is not None:
         return Identity(who)
@@ -270,18 +269,6 @@ def look_up(token: str) -> Identity:
     if budgets is not None:
         budgets.lookups.wait(rate_limits.address())
     return Identity(refused=invalid)
-
-
-def invalid_token() -> Problem:
-    """401 for a bearer token that is not (or no longer) valid."""
-    return Problem("unauthorized", "the token is not valid",
-                   headers={"WWW-Authenticate": 'Bearer realm="facedown", error="invalid_token"'})
-
-
-def session_ended() -> Problem:
-    """401 for a session cookie whose session is not (or no longer) live."""
-    return Problem("unauthorized", "your session has ended; sign in again",
-                   headers={"WWW-Authenticate": 'Bearer realm="facedown"'})
 
 
 def caller(required: bool = True) -> tuple[str, str] | None:

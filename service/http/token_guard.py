@@ -12,8 +12,8 @@ from __future__ import annotations
 from flask import Flask, Response, g, request
 
 from events.errors import NotLive, StoreUnavailable
-from service.http.problems import from_exception, unavailable
-from service.http.requests import deps, invalid_token, session_ended
+from service.http.problems import from_exception, invalid_token, session_ended, unavailable
+from service.http.requests import deps
 from service.usecases.accounts import forget_token
 
 
