@@ -33,6 +33,8 @@ def test_send_with_the_view_held_gets_a_patch_and_gives_the_whole_new_view(serve
         answers.clear()
         result = client.send(gid, view.legal_actions[0], held=view)
         assert answers[0][0] == "return=minimal"  # the command's answer was the minimal one
+        # its checkpoint was checked with the proof the answer carried: no request for one
+        assert len(answers) == 1
         assert result.view.raw == client.view(gid).raw and result.view.version == result.version
         assert view.raw["version"] == view.version  # the held view was left as it was
     with pytest.raises(ValueError):

@@ -184,9 +184,12 @@ class Client:
         headers = {"If-Match": f'"{if_match}"'} if if_match is not None else {}
         if held is not None:
             headers["Prefer"] = "return=minimal"
-        answer = self.request("POST", f"/v1/games/{game_id}/commands", body, headers=headers)
+        seen = self.checkpoints.seen.get(game_id)
+        # the server sends the consistency proof from the checkpoint this client last saw
+        query = f"?proof_from={seen.checkpoint.size}" if seen is not None and seen.checkpoint.size else ""
+        answer = self.request("POST", f"/v1/games/{game_id}/commands{query}", body, headers=headers)
         if answer.get("checkpoint"):
-            self.check_checkpoint(game_id, answer["checkpoint"])
+            self.check_checkpoint(game_id, answer["checkpoint"], answer.get("consistency"))
         if "view" not in answer and held is not None and "view_patch" in answer:
             # patched on a copy (the held view stays as it was): a JSON round trip copies a
             # view several times faster than the deep copy jsonpatch would make
@@ -216,11 +219,19 @@ class Client:
     def _consistency(self, game_id: str, first: int, second: int) -> list[bytes]:
         return hashes(self._get(f"/v1/games/{game_id}/proof/consistency", **{"from": first, "to": second}))
 
-    def check_checkpoint(self, game_id: str, note: str) -> Any:
+    def check_checkpoint(self, game_id: str, note: str, proof: Any = None) -> Any:
         """Check a checkpoint of the game (signature, and consistency with the last one seen);
-        :class:`facedown_client.checkpoints.ForkError` if the server showed another history."""
+        :class:`facedown_client.checkpoints.ForkError` if the server showed another history.
+        ``proof``: a command answer's ``consistency`` ({size, hashes}), used when it proves
+        from the size last seen (else the proof is asked of the server)."""
         self.log_key()
-        return self.checkpoints.check(game_id, note, self._consistency)
+
+        def prove(gid: str, first: int, second: int) -> list[bytes]:
+            if proof is not None and proof.get("size") == first:
+                return hashes(proof)  # checked like any proof: a wrong one is a fork
+            return self._consistency(gid, first, second)
+
+        return self.checkpoints.check(game_id, note, prove)
 
     def _checked(self, game: Any) -> Any:
         """A game in the answer to a change of it, its checkpoint checked (when it has one)."""

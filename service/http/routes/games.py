@@ -10,13 +10,14 @@ from flask.typing import ResponseReturnValue
 
 from service.http.lists import listing
 from service.http.rate_limits import costly, per_address
+from service.http.routes.audit import int_arg
 from service.http.requests import (caller, deps, idempotency_key, if_match, json_body, load, load_query,
                                    prefers_minimal, reply, version_header)
 from service.http.schemas import games as s
 from service.http.schemas import lists as ls
 from service.model.views import summary
 from service.usecases import accounts, listing as lists, lobby, playing, reading
-from service.usecases.transparency import checkpoint_at
+from service.usecases.transparency import checkpoint_at, game_consistency
 
 bp = Blueprint("games", __name__)
 OPENAPI = Path(__file__).resolve().parents[3] / "openapi.yaml"
@@ -128,7 +129,13 @@ def command(game_id: uuid.UUID) -> ResponseReturnValue:
     # Prefer: return=minimal: the view as a patch from the version the caller holds (its
     # If-Match), else none of it (docs/performance.md, "The size of answers")
     answer = "view" if not prefers_minimal() else "none" if held is None else "patch"
+    proof_from = int_arg("proof_from", False)
     out = playing.run_command(deps(), game_id, who[0], body, held, idempotency_key(), request.path, answer)
+    if proof_from and proof_from < out["version"]:
+        # the proof a client checking checkpoints would ask next, from the size it last saw:
+        # checking a command then costs no second request (docs/fairness.md §9)
+        out = {**out, "consistency": {"size": proof_from,
+                                      **game_consistency(deps(), game_id, proof_from, out["version"])}}
     headers = {"ETag": f'"{out["version"]}"'}
     if "view" not in out:
         headers["Preference-Applied"] = "return=minimal"

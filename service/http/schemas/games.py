@@ -263,6 +263,7 @@ class CommandOut(Schema):
     events = fields.Raw()  # EventOut-shaped objects (views.present_record), already JSON
     view = fields.Nested(ViewOut)  # absent under Prefer: return=minimal
     view_patch = fields.Raw()  # RFC 6902 operations from the If-Match version's view (return=minimal)
+    consistency = fields.Raw()  # {size, hashes}: the proof from the checkpoint of ?proof_from's size
 
 
 class OptionOut(Schema):

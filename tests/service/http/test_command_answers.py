@@ -105,3 +105,22 @@ def test_the_hot_answers_pass_their_json_through_as_marshmallow_would_dump_it(li
     for schema, data in ((ViewOut(), view), (CommandOut(), answer), (CommandOut(), {**answer, "seat": seat})):
         assert passed_through(schema, data) == schema.dump(data)
     assert "seat" not in passed_through(CommandOut(), {**answer, "seat": seat})  # only the schema's fields
+
+
+def test_asked_with_proof_from_an_answer_carries_the_proof_the_proof_route_gives(live: Live) -> None:
+    gid, players = start_game(live, "corte", seats=4)
+    views = _views(gid, players)
+    player, view = views[views[0][1]["awaiting"][0]]
+    bad = player.post(f"/v1/games/{gid}/commands?proof_from=two", view["legal_actions"][0], headers=MINIMAL)
+    assert bad.status_code == 422 and bad.json()["errors"] == {"proof_from": ["not an integer"]}
+    r = player.post(f"/v1/games/{gid}/commands?proof_from=2", view["legal_actions"][0], headers=MINIMAL)
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    asked = player.get(f"/v1/games/{gid}/proof/consistency?from=2&to={answer['version']}").json()
+    assert asked["hashes"] and answer["consistency"] == {"size": 2, **asked}
+    # from a size that is not below the answer's version there is nothing to prove
+    views = _views(gid, players)
+    player, view = views[views[0][1]["awaiting"][0]]
+    r = player.post(f"/v1/games/{gid}/commands?proof_from={view['version'] + 9}", view["legal_actions"][0],
+                    headers=MINIMAL)
+    assert r.status_code == 200 and "consistency" not in r.json()
