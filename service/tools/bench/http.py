@@ -183,7 +183,7 @@ class TimedClient(Client):
         if path.endswith("/view"):
             self.out.view_ms.append(ms)
             self.out.view_sizes.append(self._size)
-        elif path.endswith("/commands"):
+        elif path.split("?")[0].endswith("/commands"):  # the SDK adds ?proof_from=M
             self.out.command_ms.append(ms)
             self.out.command_at.append(time.monotonic())
             self.out.command_sizes.append(self._size)
