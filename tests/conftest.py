@@ -11,18 +11,25 @@ import pytest
 #: a Citus cluster of three servers, a browser with its server
 _ONE_PROCESS = ("tests/citus/", "tests/browser/")
 
-#: the shares that take longest (tens of seconds each, measured in docs/performance.md), handed
-#: out first, longest first, so that no process is left with one of them at the end while the
-#: other has finished; the rest go in collection order. A stale list costs time, not results.
+#: the shares that take longest, handed out first, longest first, so that no process is left with
+#: one of them at the end while the others have finished; the rest go in collection order. In the
+#: order of their seconds in a whole run of 1,852 tests (docs/performance.md); a stale list costs
+#: time, not results.
 _LONGEST_FIRST = (
     "tests/citus/",
-    "tests/browser/",
-    "tests/service/tools/test_bench_commands.py",
-    "tests/e2e/test_check_reliability.py",
-    "tests/e2e/test_connections.py",
     "tests/service/http/test_contract.py",
-    "tests/service/http/test_sse.py",
+    "tests/browser/",
+    "tests/e2e/test_check_reliability.py",
+    "tests/service/tools/test_bench_commands.py",
     "tests/domain/test_cuatro_cartas_properties.py",
+    "tests/contract/test_conformance.py",
+    "tests/e2e/test_connections.py",
+    "tests/contract/test_generated_client.py",
+    "tests/sdk/test_quickstart.py",
+    "tests/e2e/test_readme_curl.py",
+    "tests/e2e/test_shutdown.py",
+    "tests/audit/test_verify_offline.py",
+    "tests/domain/test_corte_properties.py",
 )
 
 

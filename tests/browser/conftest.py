@@ -21,13 +21,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="session")
+# package-scoped: the server and the browser stop when the last browser test has run, not when
+# the process that ran them has run all its other shares too (idle until then, and their stop
+# then added to the end of the whole run)
+@pytest.fixture(scope="package")
 def site(db_factory: Any) -> Iterator[Served]:
     with served(db_factory.new(), workers=1) as server:
         yield server
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 

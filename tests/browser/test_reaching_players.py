@@ -236,14 +236,20 @@ def test_the_notification_settings_save_and_come_back_after_a_reload(table: Tabl
     form.locator("input[name='push-reminders'][value='14400']").check()
     form.locator("input[name='push-game-over']").uncheck()
     form.locator("input[name='email-invited']").uncheck()
+    # the chat's switches, each turned from its default (e-mail off, push on), under its own words
+    for name in ("email-chat", "push-chat"):
+        label = form.locator(f"input[name='{name}']").evaluate("i => i.labels[0].textContent")
+        assert label == ann.words["settings.chat"]
+    assert not form.locator("input[name='email-chat']").is_checked() and form.locator("input[name='push-chat']").is_checked()
+    form.locator("input[name='email-chat']").check()
+    form.locator("input[name='push-chat']").uncheck()
     p.click("#settings-save")
     p.wait_for_function("t => document.getElementById('settings-said').textContent === t", arg=ann.words["settings.saved"])
     want = {"time_zone": "America/Sao_Paulo", "quiet_hours": {"from": "23:00", "to": "07:30"},
-            # chat is not on the form yet: its defaults stand
             "email": {"turn": "immediate", "reminders": [7200, 3600], "game_over": True, "invited": False,
-                      "chat": False},
+                      "chat": True},
             "push": {"turn": True, "reminders": [86400, 14400, 7200], "game_over": False, "invited": True,
-                     "chat": True}}
+                     "chat": False}}
     assert ann.api("/v1/me/notification-settings") == want
     ann.axe("the account page")
     ann.shot("account")
@@ -256,9 +262,11 @@ def test_the_notification_settings_save_and_come_back_after_a_reload(table: Tabl
         from: f.elements.namedItem('quiet-from').value, to: f.elements.namedItem('quiet-to').value,
         turn: on("input[name='email-turn']"), email: on("input[name='email-reminders']").map(Number),
         push: on("input[name='push-reminders']").map(Number), pushOver: on("input[name='push-game-over']").length,
-        invited: on("input[name='email-invited']").length}; }""")
+        invited: on("input[name='email-invited']").length, emailChat: on("input[name='email-chat']").length,
+        pushChat: on("input[name='push-chat']").length}; }""")
     assert seen == {"zone": "America/Sao_Paulo", "quiet": True, "from": "23:00", "to": "07:30", "turn": ["immediate"],
-                    "email": [7200, 3600], "push": [86400, 14400, 7200], "pushOver": 0, "invited": 0}
+                    "email": [7200, 3600], "push": [86400, 14400, 7200], "pushOver": 0, "invited": 0,
+                    "emailChat": 1, "pushChat": 0}
 
 
 def _verification_link(database_url: str, base: str) -> str:

@@ -34,25 +34,78 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 class ClusterDatabases:
-    """``db_factory`` on the cluster: each :meth:`new` is a fresh distributed database."""
+    """``db_factory`` on the cluster: each :meth:`new` is a fresh distributed database.
+
+    One database is migrated and distributed by facedown itself (about 8 s on three nodes), then
+    kept as a template: each fresh one is a copy of it made on every node under one name, as the
+    template's own metadata (the same nodes, the database of the same name on each) expects,
+    in about a second. A node added since (tests/citus/test_rebalance.py) gets a new template."""
 
     def __init__(self, cluster: LocalCluster) -> None:
         self.cluster = cluster
         self.count = 0
+        self.templates: dict[tuple[int, ...], str] = {}  # the cluster's nodes -> their template
 
     def new(self) -> str:
-        from events import citus, migrations
+        import psycopg
+
+        from events import citus
         from events.db import connect
 
+        nodes = tuple(self.cluster.ports)
+        template = self.templates.get(nodes) or self._template(nodes)
         self.count += 1
-        url = self.cluster.new_database(f"fd_{self.count}_{uuid.uuid4().hex[:6]}")
-        migrations.upgrade(url)  # on a coordinator: the migrations, then the distribution
+        name = f"fd_{self.count}_{uuid.uuid4().hex[:6]}"
+        for node in range(len(nodes)):
+            with psycopg.connect(self.cluster.url(node, "postgres"), autocommit=True) as conn:
+                conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}" STRATEGY WAL_LOG')  # type: ignore[arg-type]
+            with psycopg.connect(self.cluster.url(node, name), autocommit=True) as conn:
+                # Citus lists the database among its distributed objects by its oid: the copy is
+                # its own database, not the template (else adding a node would create the template)
+                conn.execute("UPDATE pg_dist_object SET objid = (SELECT oid FROM pg_database WHERE datname = %s)"
+                             " WHERE classid = 'pg_database'::regclass"
+                             " AND objid = (SELECT oid FROM pg_database WHERE datname = %s)", (name, template))
+        url = self.cluster.url(0, name)
         with connect(url) as conn:
             assert citus.placement(conn) == citus.PLAN, "the database is not distributed as planned"
         return url
 
+    def _template(self, nodes: tuple[int, ...]) -> str:
+        """A database migrated and distributed as planned, closed to connections on every node:
+        a database is copied only while nobody is connected to it, and Citus keeps its maintenance
+        daemon and its own connections between the nodes on each of its databases."""
+        import psycopg
 
-@pytest.fixture(scope="session")
+        from events import citus, migrations
+        from events.db import connect
+
+        name = f"fd_template_{len(self.templates)}_{uuid.uuid4().hex[:6]}"
+        url = self.cluster.new_database(name)
+        migrations.upgrade(url)  # on a coordinator: the migrations, then the distribution
+        with connect(url) as conn:
+            assert citus.placement(conn) == citus.PLAN, "the database is not distributed as planned"
+        for node in range(len(nodes)):
+            with psycopg.connect(self.cluster.url(node, "postgres"), autocommit=True) as conn:
+                conn.execute(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS false')  # type: ignore[arg-type]
+                conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+                _wait_until_unused(conn, name)
+        self.templates[nodes] = name
+        return name
+
+
+def _wait_until_unused(conn: Any, name: str) -> None:
+    """Until the backends told to end have ended (pg_terminate_backend only signals them)."""
+    import time
+
+    deadline = time.monotonic() + 10
+    while conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (name,)).fetchone()[0]:
+        assert time.monotonic() < deadline, f"the template {name} is still in use"
+        time.sleep(0.02)
+
+
+# package-scoped (as what is built on it): the cluster stops when the last test of this directory
+# has run, not when the process that ran them has run all its other shares too
+@pytest.fixture(scope="package")
 def citus_cluster() -> Iterator[LocalCluster]:
     why = citus_missing()
     if why:
@@ -65,15 +118,15 @@ def citus_cluster() -> Iterator[LocalCluster]:
     cluster.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def db_factory(citus_cluster: LocalCluster) -> ClusterDatabases:
     return ClusterDatabases(citus_cluster)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def coordinator(db_factory: ClusterDatabases) -> str:
     """One distributed database shared by the tests that only add their own games (a fresh one
-    costs a migration and a distribution on three nodes, about 8 s)."""
+    is a copy of the template on three nodes, about a second)."""
     return db_factory.new()
 
 

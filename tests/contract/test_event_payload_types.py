@@ -11,20 +11,20 @@ from typing import Any
 
 import jsonschema
 import pytest
-import yaml
 
 from domain import rules
 from domain.errors import InvalidOptions
 from domain.simulation import play
-from service.tools.contract import payloads, spec
+from service.tools.contract import payloads
 from service.tools.contract.check import Contract
 from tests.contract.schema_walk import walk
+from tests.support.spec import document
 
 SAMPLES: list[Any] = [None, True, False, 0, 1, 2, 3, 5, 25, 100, -1, 10**6, 2.5, "2", "auto", "none", "", "x"]
 
 
 def _schemas() -> dict[str, Any]:
-    return yaml.safe_load(spec.SPEC.read_text())["components"]["schemas"]
+    return document()["components"]["schemas"]
 
 
 def _reachable(schemas: dict[str, Any], start: str) -> Iterator[tuple[str, Any]]:

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import yaml
 
 from service.tools.contract.spec import SPEC
 from tests.sdk.conftest import Served, facedown_serve
+from tests.support.spec import document
 
 TOOL = os.environ.get("FACEDOWN_OPENAPI_PYTHON_CLIENT") or shutil.which("openapi-python-client")
 # CI installs the tool (.ci/run), so there a missing tool is a failure, not a skip
@@ -72,7 +72,7 @@ def test_no_model_an_event_leads_to_is_a_bare_dict_or_holds_an_untyped_value(gen
     typed fields: none is only ``additional_properties``, and no field is ``Any``."""
     models = generated.package / "models"
     sources = {p.stem: p.read_text() for p in models.glob("*.py") if p.stem != "__init__"}
-    schemas = yaml.safe_load(SPEC.read_text())["components"]["schemas"]
+    schemas = document()["components"]["schemas"]
     events = [_module(ref.rsplit("/", 1)[1]) for union in schemas["Event"]["anyOf"]
               for ref in schemas[union["$ref"].rsplit("/", 1)[1]]["discriminator"]["mapping"].values()]
     assert set(events) <= set(sources), sorted(set(events) - set(sources))

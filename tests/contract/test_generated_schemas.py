@@ -5,13 +5,13 @@ import dataclasses
 
 import jsonschema
 import pytest
-import yaml
 
 from domain import rules
 from domain.messages import SYSTEM_COMMANDS
 from domain.simulation import play
 from service.tools.contract import sdk_models, spec
 from service.tools.contract.check import Contract
+from tests.support.spec import document
 
 
 def test_the_generated_block_is_up_to_date() -> None:
@@ -26,7 +26,7 @@ def test_the_sdk_s_generated_commands_and_its_reader_of_choices_are_up_to_date()
 
 
 def test_every_player_command_and_every_event_of_every_ruleset_has_a_schema() -> None:
-    schemas = yaml.safe_load(spec.SPEC.read_text())["components"]["schemas"]
+    schemas = document()["components"]["schemas"]
     for name in rules.names():
         rs = rules.get(name)
         union = schemas[spec.PREFIX[name] + "Command"]["discriminator"]["mapping"]

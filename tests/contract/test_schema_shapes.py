@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import re
 
-import yaml
 
-from service.tools.contract.spec import SPEC
 from tests.contract.schema_walk import KEYWORDS, schemas
+from tests.support.spec import document
 
 #: A field name: snake case; an option key may have one dotted prefix (``common.decks``).
 FIELD = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$")
 
 
 def _spec() -> dict:
-    return yaml.safe_load(SPEC.read_text())
+    return document()
 
 
 def test_every_schema_is_a_mapping_of_known_keywords() -> None:

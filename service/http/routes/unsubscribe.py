@@ -35,14 +35,16 @@ WORDS: dict[str, dict[str, str]] = {
            "change": "You can change what you receive on your account page, under notifications.",
            "turn": "E-mails that it is your turn (and the daily digest)",
            "reminder": "Reminders before your deadlines", "game_over": "E-mails when a game ends",
-           "invited": "E-mails when you are invited to a game"},
+           "invited": "E-mails when you are invited to a game",
+           "chat": "E-mails when someone writes in a game's table talk"},
     "es": {"title": "Darse de baja", "ask": "¿Dejar de recibir estos correos de facedown?", "button": "Desactivarlos",
            "done": "Hecho: facedown ya no te enviará estos correos.", "missing": "Este enlace no es válido.",
            "missing_more": "Puede estar mal escrito o ser más antiguo que los correos que facedown conserva.",
            "change": "Puedes cambiar lo que recibes en la página de tu cuenta, en notificaciones.",
            "turn": "Correos de que es tu turno (y el resumen diario)",
            "reminder": "Recordatorios antes de tus plazos", "game_over": "Correos cuando termina una partida",
-           "invited": "Correos cuando te invitan a una partida"},
+           "invited": "Correos cuando te invitan a una partida",
+           "chat": "Correos cuando alguien escribe en la charla de mesa de una partida"},
     "pt-BR": {"title": "Cancelar inscrição", "ask": "Parar de receber estes e-mails do facedown?",
               "button": "Desativar", "done": "Pronto: o facedown não vai mais enviar estes e-mails para você.",
               "missing": "Este link não é válido.",
@@ -50,7 +52,8 @@ WORDS: dict[str, dict[str, str]] = {
               "change": "Você pode mudar o que recebe na página da sua conta, em notificações.",
               "turn": "E-mails avisando que é a sua vez (e o resumo diário)",
               "reminder": "Lembretes antes dos seus prazos", "game_over": "E-mails quando uma partida termina",
-              "invited": "E-mails quando você é convidado para uma partida"},
+              "invited": "E-mails quando você é convidado para uma partida",
+              "chat": "E-mails quando alguém escreve na conversa da mesa de uma partida"},
     "pt-PT": {"title": "Cancelar subscrição", "ask": "Deixar de receber estes e-mails do facedown?",
               "button": "Desativar", "done": "Feito: o facedown deixará de lhe enviar estes e-mails.",
               "missing": "Esta ligação não é válida.",
@@ -58,11 +61,12 @@ WORDS: dict[str, dict[str, str]] = {
               "change": "Pode mudar o que recebe na página da sua conta, em notificações.",
               "turn": "E-mails a avisar que é a sua vez (e o resumo diário)",
               "reminder": "Lembretes antes dos seus prazos", "game_over": "E-mails quando um jogo termina",
-              "invited": "E-mails quando é convidado para um jogo"},
+              "invited": "E-mails quando é convidado para um jogo",
+              "chat": "E-mails quando alguém escreve na conversa da mesa de um jogo"},
 }
 #: which line of the page names each kind of e-mail (a digest is about turns)
 _KIND_WORD = {"your_turn": "turn", "digest": "turn", "reminder": "reminder", "game_over": "game_over",
-              "invited": "invited"}
+              "invited": "invited", "chat": "chat"}
 
 
 def _language(locale: str | None) -> str:
@@ -73,13 +77,27 @@ def _language(locale: str | None) -> str:
     return best if best in WORDS else "en"
 
 
-def _page(lang: str, status: int, body: str) -> Response:
+def _page(locale: str | None, status: int, lead: str, last: str, kind: str | None = None,
+          form: bool = False) -> Response:
+    """The page in the player's language (:func:`_language`): the words of ``lead``, then the kind
+    of e-mail in bold, the button's form (each if asked), then the words of ``last``."""
+    lang = _language(locale)
     words = WORDS[lang]
+
+    def say(key: str) -> str:
+        return html.escape(words[key])
+
+    body = f"<p>{say(lead)}</p>"
+    if kind is not None:
+        body += f"<p><strong>{say(_KIND_WORD[kind])}</strong></p>"
+    if form:
+        body += ('<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click">'
+                 f'<button type="submit">{say("button")}</button></form>')
+    body += f"<p>{say(last)}</p>"
     doc = (f'<!doctype html><html lang="{lang}"><meta charset="utf-8">'
            '<meta name="viewport" content="width=device-width, initial-scale=1">'
            '<meta name="robots" content="noindex"><link rel="stylesheet" href="/web/app.css">'
-           f"<title>{html.escape(words['title'])} - facedown</title>"
-           f"<main><h1>{html.escape(words['title'])}</h1>{body}</main></html>")
+           f"<title>{say('title')} - facedown</title><main><h1>{say('title')}</h1>{body}</main></html>")
     resp = Response(doc, status=status, mimetype="text/html")
     for k, v in {**HEADERS, **_PRIVATE}.items():
         resp.headers[k] = v
@@ -87,9 +105,7 @@ def _page(lang: str, status: int, body: str) -> Response:
 
 
 def _missing() -> Response:
-    words = WORDS[_language(None)]
-    return _page(_language(None), 404, f"<p>{html.escape(words['missing'])}</p>"
-                                       f"<p>{html.escape(words['missing_more'])}</p>")
+    return _page(None, 404, "missing", "missing_more")
 
 
 def _wants_page() -> bool:
@@ -105,22 +121,12 @@ def page(token: str) -> ResponseReturnValue:
         if exc.slug != "not-found":
             raise
         return _missing()
-    lang = _language(found.locale)
-    words = WORDS[lang]
-    return _page(lang, 200, f"<p>{html.escape(words['ask'])}</p>"
-                            f"<p><strong>{html.escape(words[_KIND_WORD[found.kind]])}</strong></p>"
-                            '<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click">'
-                            f"<button type=\"submit\">{html.escape(words['button'])}</button></form>"
-                            f"<p>{html.escape(words['change'])}</p>")
+    return _page(found.locale, 200, "ask", "change", kind=found.kind, form=True)
 
 
 def _done(found: Unsubscribing) -> Response:
     if _wants_page():
-        lang = _language(found.locale)
-        words = WORDS[lang]
-        return _page(lang, 200, f"<p>{html.escape(words['done'])}</p>"
-                                f"<p><strong>{html.escape(words[_KIND_WORD[found.kind]])}</strong></p>"
-                                f"<p>{html.escape(words['change'])}</p>")
+        return _page(found.locale, 200, "done", "change", kind=found.kind)
     return reply(_out, {"kind": found.kind, "turned_off": found.change}, 200, _PRIVATE)
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
 
 import pytest
+import requests
 
 from events import reach, reach_outbox
 from events.db import Database
@@ -60,6 +62,22 @@ def test_a_chat_is_pushed_by_default_and_mailed_only_to_who_asks(live: Live, db:
     # e-mail is off by default: a player with no settings follows every kind in the store, and
     # the sender leaves it unsent by the defaults (service/model/reach.py)
     assert settings.effective(None).email.chat is False and settings.effective(None).push.chat is True
+
+
+def test_the_unsubscribe_link_of_a_chat_e_mail_names_the_chat_and_turns_it_off(live: Live, db: Database) -> None:
+    gid, (ann, bob) = _seated(live, db, 2)
+    chosen = settings.update(None, {"email": {"chat": True}})
+    reach.put_settings(db, uuid.UUID(bob.id), chosen, *settings.follows(settings.effective(chosen)), NOW)
+    assert ann.post(f"/v1/games/{gid}/chat", {"text": "gg"}).status_code == 201
+    later = datetime.now(timezone.utc) + timedelta(days=1)
+    [mail] = [m for m in reach_outbox.claim_mail(db, 500, 60, later)
+              if m.player_id == uuid.UUID(bob.id) and m.kind == "chat"]
+    link = f"{live.url}/v1/unsubscribe/{mail.unsubscribe}"
+    page = requests.get(link, timeout=10)
+    assert page.status_code == 200 and "E-mails when someone writes in a game&#x27;s table talk" in page.text
+    done = requests.post(link, headers={"Accept": "text/html"}, timeout=10)
+    assert done.status_code == 200 and "table talk" in done.text
+    assert bob.get("/v1/me/notification-settings").json()["email"]["chat"] is False
 
 
 def test_what_a_chat_notification_carries_is_the_handle_and_the_words(live: Live, db: Database) -> None:

@@ -66,3 +66,16 @@ def test_a_process_that_exits_counts_up_to_its_last_sample_and_never_below_zero(
     proc.wait()
     meter.sample()  # gone: its last reading stays
     assert len(meter) == 1 and meter.seconds() > 0.25
+
+
+def test_a_few_milliseconds_of_postgresql_are_not_read_as_zero(
+        database_url: str, idle_server: subprocess.Popen[bytes]) -> None:
+    # the stack floor's short run: a few cheap statements on a backend that stays, some
+    # milliseconds of its CPU in all, less than one clock tick of /proc/PID/stat (which read 0)
+    with psycopg.connect(database_url, autocommit=True) as resident:
+        resident.execute("SELECT 1")
+        meter = CpuMeter(idle_server.pid, database_url)
+        for _ in range(20):
+            resident.execute("SELECT 1")
+        cpu = meter.stop(20, 0.0)
+    assert cpu["postgres"] is not None and 0 < cpu["postgres"] < 10

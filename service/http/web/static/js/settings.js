@@ -1,6 +1,7 @@
 // The Account page's notification settings (GET/PUT /v1/me/notification-settings): the player's
 // time zone (their browser's until they save another), quiet hours, and for e-mail and push what
-// is sent: their turn, reminders before a deadline, the end of a game, an invitation.
+// is sent: their turn, reminders before a deadline, the end of a game, an invitation, a message in
+// a game's chat.
 import { h, clear, uid } from "./dom.js";
 import * as api from "./api.js";
 import { t, problem } from "./i18n.js";
@@ -65,12 +66,14 @@ function fields(s, zone) {
       })),
       reminders("email", s.email.reminders),
       check("email-game-over", t("settings.game_over"), s.email.game_over),
-      check("email-invited", t("settings.invited"), s.email.invited)),
+      check("email-invited", t("settings.invited"), s.email.invited),
+      check("email-chat", t("settings.chat"), s.email.chat)),
     group(t("settings.push"),
       check("push-turn", t("settings.turn"), s.push.turn),
       reminders("push", s.push.reminders),
       check("push-game-over", t("settings.game_over"), s.push.game_over),
-      check("push-invited", t("settings.invited"), s.push.invited)),
+      check("push-invited", t("settings.invited"), s.push.invited),
+      check("push-chat", t("settings.chat"), s.push.chat)),
   ];
 }
 
@@ -82,8 +85,9 @@ function read(form) {
     time_zone: form.elements.namedItem("time_zone").value,
     quiet_hours: on("quiet") ? { from: form.elements.namedItem("quiet-from").value, to: form.elements.namedItem("quiet-to").value } : null,
     email: { turn: form.querySelector("input[name='email-turn']:checked").value, reminders: leads("email"),
-      game_over: on("email-game-over"), invited: on("email-invited") },
-    push: { turn: on("push-turn"), reminders: leads("push"), game_over: on("push-game-over"), invited: on("push-invited") },
+      game_over: on("email-game-over"), invited: on("email-invited"), chat: on("email-chat") },
+    push: { turn: on("push-turn"), reminders: leads("push"), game_over: on("push-game-over"), invited: on("push-invited"),
+      chat: on("push-chat") },
   };
 }
 
