@@ -225,9 +225,12 @@ class _Guarded:
         guard, self.pending = self.pending, None
         if guard is None:
             return self._conn.execute(query, params, **kw)
+        # Neither is prepared inside the pipeline: when the guard refuses, the server skips the
+        # statement's Parse too, but psycopg would count it as prepared and later name a
+        # statement that does not exist ("prepared statement _pg3_0 does not exist", a 500)
         with self._conn.pipeline():  # leaving it sends the Sync and reads both results
-            self._conn.execute(guard[0], guard[1])
-            return self._conn.execute(query, params, **kw)
+            self._conn.execute(guard[0], guard[1], prepare=False)
+            return self._conn.execute(query, params, **{"prepare": False, **kw})
 
 
 def connect(url: str, autocommit: bool = True) -> psycopg.Connection[Any]:
