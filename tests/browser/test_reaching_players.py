@@ -95,6 +95,15 @@ SHOWN = """async (titles) => {
   throw new Error(`not shown: ${want}; shown: ${JSON.stringify((await reg.getNotifications()).map(n => n.title))}`);
 }"""
 
+UNFOCUSED = """async () => {
+  for (const until = Date.now() + 15000; Date.now() < until;) {
+    const tabs = await self.clients.matchAll({type: "window"});
+    if (!tabs.some((c) => c.focused && c.visibilityState === "visible")) return;
+    await new Promise(r => setTimeout(r, 25));
+  }
+  throw new Error("the worker still sees a focused tab");
+}"""
+
 
 class Worker:
     """The seat's service worker, as the DevTools Protocol and Playwright reach it."""
@@ -121,6 +130,9 @@ class Worker:
         elsewhere = self.seat.context.new_page()
         elsewhere.bring_to_front()
         self.seat.page.wait_for_function("() => !document.hasFocus()")
+        # and the worker sees it so: its clients' focus is told to it apart from the page's,
+        # and a push that came before would find the tab still focused and show nothing
+        self.handle.evaluate(UNFOCUSED)
 
     def look_back(self) -> None:
         self.seat.page.bring_to_front()
