@@ -61,6 +61,13 @@ class Checkpoints:
                 self.key = VerifierKey.parse(vkey)
             return self.key
 
+    def size(self, game_id: str) -> int:
+        """The size of the largest checkpoint of the game kept (0 if none): where the next
+        consistency proof starts."""
+        with self._lock:
+            kept = self.seen.get(game_id)
+        return 0 if kept is None else kept.checkpoint.size
+
     def check(self, game_id: str, note: str, prove: Prover) -> Checkpoint:
         """Accept ``note`` as the game's checkpoint if it is signed by the log key, names the
         game, and is consistent with the one seen before (``prove`` asks the server for the

@@ -184,9 +184,9 @@ class Client:
         headers = {"If-Match": f'"{if_match}"'} if if_match is not None else {}
         if held is not None:
             headers["Prefer"] = "return=minimal"
-        seen = self.checkpoints.seen.get(game_id)
         # the server sends the consistency proof from the checkpoint this client last saw
-        query = f"?proof_from={seen.checkpoint.size}" if seen is not None and seen.checkpoint.size else ""
+        seen = self.checkpoints.size(game_id)
+        query = f"?proof_from={seen}" if seen else ""
         answer = self.request("POST", f"/v1/games/{game_id}/commands{query}", body, headers=headers)
         if answer.get("checkpoint"):
             self.check_checkpoint(game_id, answer["checkpoint"], answer.get("consistency"))
