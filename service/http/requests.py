@@ -319,11 +319,12 @@ def if_match() -> int | None:
 def prefers_minimal() -> bool:
     """Whether the request says ``Prefer: return=minimal`` (RFC 7240: preferences are
     comma-separated, case-insensitive, their values optionally quoted; any other is ignored)."""
-    for header in request.headers.getlist("Prefer"):
-        for pref in header.split(","):
-            name, _, value = pref.partition(";")[0].partition("=")
-            if name.strip().lower() == "return" and value.strip().strip('"').lower() == "minimal":
-                return True
+    # the WSGI environ holds repeated headers joined by commas, as RFC 9110 allows: read it
+    # directly, since werkzeug's getlist walks every header of the request to find them
+    for pref in request.environ.get("HTTP_PREFER", "").split(","):
+        name, _, value = pref.partition(";")[0].partition("=")
+        if name.strip().lower() == "return" and value.strip().strip('"').lower() == "minimal":
+            return True
     return False
 
 

@@ -2,9 +2,12 @@
 each (``Config.reach_worker``), and the one holding the channel's session advisory lock
 (``events.reach_outbox.SenderLock``) sends; the others wait to take over.
 
-A sender wakes at once on any player's news (the post-commit hint ``player-<id>`` that every
+A sender wakes on any player's news (the post-commit hint ``player-<id>`` that every
 append with notifications sends through LISTEN/NOTIFY) and otherwise looks every couple of
 seconds, for rows that came due on their own (a reminder, a digest, quiet hours' end, a retry).
+The hints of a busy server (one or more per command) are gathered for ``GATHER`` seconds
+into one look, and the lock's session is checked at most every ``LOCK_CHECK`` seconds: a
+look and a check per hint were 6 % of a worker's CPU under `bench api` (docs/performance.md).
 """
 from __future__ import annotations
 
@@ -24,6 +27,12 @@ from service.usecases.reach_push import PushSender
 
 log = logging.getLogger("facedown.reach")
 HINT_PREFIX = wake_key("")  # "player-": every player's news
+#: seconds a woken sender waits for more hints before it looks (a person's news waits that
+#: much longer; the rows themselves are written by the append, so nothing waits on the hint)
+GATHER = 0.1
+#: seconds between checks that the lock's session is alive. Two processes both sending for
+#: that long after a lost session send nothing twice: each claim leases its own rows.
+LOCK_CHECK = 5.0
 
 
 class SenderWorker:
@@ -47,20 +56,23 @@ class SenderWorker:
 
     def _run(self) -> None:
         lock = SenderLock(self.deps.db.url, self.key)
+        checked = 0.0  # when the lock was last seen held
         while not self._stop.is_set():
             try:
-                if not lock.held():
-                    self.sending.clear()
-                    if not lock.acquire():
-                        self._stop.wait(5 * random.uniform(0.5, 1.5))  # another process sends
-                        continue
-                    self.sending.set()
+                if time.monotonic() - checked >= LOCK_CHECK or not self.sending.is_set():
+                    if not lock.held():
+                        self.sending.clear()
+                        if not lock.acquire():
+                            self._stop.wait(5 * random.uniform(0.5, 1.5))  # another process sends
+                            continue
+                        self.sending.set()
+                    checked = time.monotonic()
                 if self._chores is not None and time.monotonic() >= self._chores_at:
                     self._chores_at = time.monotonic() + self._chores[1]
                     self._chores[0]()
                 self._wake.clear()  # cleared before the claim: a hint during it is not lost
-                if self.run_once() == 0:
-                    self._wake.wait(self.poll)
+                if self.run_once() == 0 and self._wake.wait(self.poll) and not self._stop.is_set():
+                    self._stop.wait(GATHER)  # the hints of the next moments come into one look
             except StoreError as exc:
                 log.warning("%s sender paused: %s", self.name, exc)
                 self.sending.clear()
