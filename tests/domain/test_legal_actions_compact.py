@@ -231,6 +231,9 @@ def test_every_command_that_passes_the_public_checks_is_one_an_entry_allows(data
         return  # one slot is a Match; more than four are accepted but offered up to four (§2.5 rule 8)
     if kind == "UsePower5" and "own" in cmd and state.cfg.power5_any_two:
         return  # the own/other form stays accepted beside the a/b one listed under power5_any_two
+    if kind == "Swap" and "a" in cmd and "b" in cmd:
+        # a swap is the same move either way round: listed with the lower seat first, accepted both ways
+        cmd = {**cmd, "a": min(cmd["a"], cmd["b"]), "b": max(cmd["a"], cmd["b"])}
     assert covers(rs.legal_actions(state, seat), cmd), cmd
 
 
