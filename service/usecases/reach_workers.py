@@ -7,7 +7,7 @@ append with notifications sends through LISTEN/NOTIFY) and otherwise looks every
 seconds, for rows that came due on their own (a reminder, a digest, quiet hours' end, a retry).
 The hints of a busy server (one or more per command) are gathered for ``GATHER`` seconds
 into one look, and the lock's session is checked at most every ``LOCK_CHECK`` seconds: a
-look and a check per hint were 6 % of a worker's CPU under `bench api` (docs/performance.md).
+look and a check per hint were four statements per command (docs/performance.md).
 """
 from __future__ import annotations
 
