@@ -206,18 +206,22 @@ def test_verifying_an_unfinished_game_says_what_it_checked_and_what_it_could_not
 
 
 def test_the_cli_export_of_a_game_it_cannot_find_names_the_database_it_read_never_its_password(
-        database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    with psycopg.connect(database_url) as conn:
-        where = f"host {conn.info.host} port {conn.info.port} database {conn.info.dbname}"
+        database_url: str, db_factory: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    def where_of(url: str) -> str:
+        with psycopg.connect(url) as conn:
+            return f"host {conn.info.host} port {conn.info.port} database {conn.info.dbname}"
+
+    where = where_of(database_url)
     monkeypatch.setenv("DATABASE_URL", psycopg.conninfo.make_conninfo(database_url, password="not-to-be-shown"))
     missing = "00000000-0000-0000-0000-00000000abcd"
     result = CliRunner().invoke(audit, ["export", missing])
     assert result.exit_code == 1
     assert result.output == f"Error: no game {missing} in the database at {where}\n"
-    # a database that is not facedown's at all (the server's maintenance database): named too
-    monkeypatch.setenv("DATABASE_URL", psycopg.conninfo.make_conninfo(database_url, dbname="postgres",
-                                                                      password="not-to-be-shown"))
+    # a database that is not facedown's at all (a new, empty one: the server's maintenance
+    # database may hold anything): named too
+    empty = db_factory.empty()
+    monkeypatch.setenv("DATABASE_URL", psycopg.conninfo.make_conninfo(empty, password="not-to-be-shown"))
     result = CliRunner().invoke(audit, ["export", missing])
     assert result.exit_code == 1 and result.output.startswith(
-        f"Error: cannot read games from the database at {where.rsplit(' ', 1)[0]} postgres: "), result.output
+        f"Error: cannot read games from the database at {where_of(empty)}: "), result.output
     assert "not-to-be-shown" not in result.output

@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import re
 import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -45,8 +46,13 @@ def check_name(name: str) -> str:
     return name
 
 
+#: a control character other than the newline (a note's text has none)
+_CONTROL = re.compile("[\x00-\x09\x0b-\x1f]")
+
+
 def _printable(text: str) -> bool:
-    return all(c == "\n" or ord(c) >= 0x20 for c in text)
+    # a regular expression, not a loop over characters: every command's answer signs a note
+    return _CONTROL.search(text) is None
 
 
 def key_id(name: str, kind: int, public: bytes) -> bytes:
