@@ -31,7 +31,6 @@ import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid
-from pywebpush import WebPushException, webpush
 
 from service.adapters.outbound import (
     Target,
@@ -198,6 +197,10 @@ class Pusher:
 
     def send(self, subscription: Subscription, push: Push, now: datetime | None = None) -> Pushed:
         """Encrypt and send one push; never raises for what the network or the push service does."""
+        # imported at the first push, not with the app: pywebpush imports aiohttp (which it does
+        # not use with a requests session), a fifth of the time every process took to import the app
+        from pywebpush import WebPushException, webpush
+
         now = now or datetime.now(timezone.utc)
         try:
             target = check(subscription.endpoint, self.allow_private)
