@@ -84,12 +84,13 @@ def test_schemathesis_finds_no_failure_against_the_live_server(live: Live, tmp_p
     path.write_text(json.dumps(spec))
     checks = ("not_a_server_error,status_code_conformance,content_type_conformance,"
               "response_headers_conformance,response_schema_conformance,negative_data_rejection")
+    examples = int(os.environ.get("FACEDOWN_SCHEMATHESIS_EXAMPLES", examples))
     # the CLI of this interpreter's schemathesis (a test extra): found whether or not its venv's
     # bin is on PATH (it was not when pytest ran by its full path, and the test was skipped)
     cmd = [sys.executable, "-c", "from schemathesis.cli import schemathesis; schemathesis()", "run", str(path),
            "--url", live.url,
            "-H", f"Authorization: Bearer {players[0].token}", "--checks", checks,
-           "-n", os.environ.get("FACEDOWN_SCHEMATHESIS_EXAMPLES", str(examples)), "--phases", "examples,coverage,fuzzing", "--seed", "1",
+           "-n", str(examples), "--phases", "examples,coverage,fuzzing", "--seed", "1",
            "--request-timeout", "20", "--workers", "1"]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-2000:]
