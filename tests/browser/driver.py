@@ -147,6 +147,16 @@ class Seat:
                                        " return g ? [g.dataset.version, g.getAttribute('aria-busy'), location.hash] : null; }")
             raise AssertionError(f"{self.name}'s page is not at version {version}: {state}") from exc
 
+    def shown(self, selector: str) -> None:
+        """Wait for ``selector``; if it never shows, fail saying where the page is and what it
+        says instead (its route, its main text, its toast): a timeout alone tells nothing."""
+        try:
+            self.page.wait_for_selector(selector)
+        except Exception as exc:
+            state = self.page.evaluate("() => [location.hash, (document.querySelector('main') || document.body)"
+                                       ".innerText.slice(0, 600), (document.getElementById('toast') || {}).innerText]")
+            raise AssertionError(f"{self.name}'s page never showed {selector}: {state}") from exc
+
     def actions(self) -> list[dict[str, Any]]:
         """Every distinct command the page's controls carry (a form's button: the one its fields make now)."""
         return self._distinct(".game [data-action]", "action")

@@ -24,8 +24,8 @@ def _after_the_game(seat: Seat, game_id: str, ruleset: str) -> None:
     assert p.locator(".game .round-result .reveal .card.up").count() > 0  # every card of the round, face up
     seat.shot(f"end-{ruleset}")
     p.click("#replay-link")
-    p.wait_for_selector(".replay[aria-busy=false]")
-    p.wait_for_selector(".replay-board .board")
+    seat.shown(".replay[aria-busy=false]")
+    seat.shown(".replay-board .board")
     p.click("#replay-prev")
     p.wait_for_function("() => document.querySelector('#replay-said').textContent.startsWith('Event')")
     assert "every check passed" in p.inner_text(".replay")

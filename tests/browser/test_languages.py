@@ -231,7 +231,7 @@ def test_the_pseudo_locale_finds_no_text_that_is_not_from_a_catalog(table: Table
     ann.page.evaluate("() => document.querySelectorAll('.game details').forEach(d => { d.open = true; })")
     assert not_from_a_catalog(ann, names) == [], "the end"
     ann.page.click("#replay-link")
-    ann.page.wait_for_selector(".replay-board .board")
+    ann.shown(".replay-board .board")
     assert not_from_a_catalog(ann, names) == [], "the replay"
     ann.page.click("nav a[href='#/account']")
     ann.page.wait_for_selector("#tokens li")

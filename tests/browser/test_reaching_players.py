@@ -92,7 +92,10 @@ SHOWN = """async (titles) => {
       return ns.map(n => ({title: n.title, body: n.body, tag: n.tag, icon: n.icon, data: n.data}));
     await new Promise(r => setTimeout(r, 25));
   }
-  throw new Error(`not shown: ${want}; shown: ${JSON.stringify((await reg.getNotifications()).map(n => n.title))}`);
+  // what the worker's routine decided on: a tab it saw focused and visible shows nothing
+  const tabs = (await self.clients.matchAll({type: "window"})).map(c => [c.url, c.focused, c.visibilityState]);
+  throw new Error(`not shown: ${want}; shown: ${JSON.stringify((await reg.getNotifications()).map(n => n.title))}`
+    + `; the worker's tabs (url, focused, visibility): ${JSON.stringify(tabs)}`);
 }"""
 
 UNFOCUSED = """async () => {
