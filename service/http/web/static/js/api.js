@@ -18,7 +18,35 @@ export class Problem extends Error {
   }
 }
 
+// A read answered 503 (the service's database away for a moment, as during a restart) or 429
+// (too many requests) is asked again after the Retry-After the server sends, up to twice and
+// at most 10 s apart: a read is safe to repeat, and a page opened during a restart then loads
+// instead of showing an error. Commands are not repeated here.
+const READ_RETRIES = 2;
+const LONGEST_WAIT_S = 10;
+
+/** The seconds a Retry-After header asks for (delta-seconds; 1 when absent or a date). */
+function retryAfter(resp) {
+  const s = Number.parseInt(resp.headers.get("Retry-After") || "", 10);
+  return Number.isFinite(s) && s >= 0 ? Math.min(s, LONGEST_WAIT_S) : 1;
+}
+
+const pause = (seconds) => new Promise((resolve) => { setTimeout(resolve, seconds * 1000); });
+
 export async function call(method, path, body, extraHeaders = {}) {
+  for (let tries = 0; ; tries += 1) {
+    const { resp, data } = await once(method, path, body, extraHeaders);
+    if (method === "GET" && (resp.status === 503 || resp.status === 429) && tries < READ_RETRIES) {
+      await pause(retryAfter(resp));
+      continue;
+    }
+    if (resp.status === 204) return null;
+    if (!resp.ok) throw new Problem(resp.status, data);
+    return data;
+  }
+}
+
+async function once(method, path, body, extraHeaders) {
   const headers = { Accept: "application/json", ...extraHeaders };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method !== "GET") {
@@ -34,10 +62,8 @@ export async function call(method, path, body, extraHeaders = {}) {
   } catch (err) {
     throw new Problem(0, { detail: "the server cannot be reached (offline?)" });
   }
-  if (resp.status === 204) return null;
-  const data = await resp.json().catch(() => null);
-  if (!resp.ok) throw new Problem(resp.status, data);
-  return data;
+  const data = resp.status === 204 ? null : await resp.json().catch(() => null);
+  return { resp, data };
 }
 
 export const get = (path) => call("GET", path);

@@ -19,11 +19,26 @@ export const invitation = (g) => g.status === "open" && g.your_seat === null && 
 /** A game that waits for you: your move, or an invitation. */
 export const waits = (g) => (g.may_act && !ENDED.has(g.status)) || invitation(g);
 
-async function load() {
+async function read() {
   const page = await api.get("/v1/me/games?limit=200");
   games = page.games;
   for (const fn of subs) fn(games);
   mark();
+}
+
+let reading = null;  // the read in flight
+let next = null;     // the one read asked for while it was in flight
+
+/** Read the player's games: one read at a time. Whatever asks while one is in flight (the
+ * stream's news, the inbox, the page starting: four at once when a page opened) shares one
+ * more read after it, which sees what changed meanwhile. */
+function load() {
+  if (!reading) {
+    reading = read().finally(() => { reading = null; });
+    return reading;
+  }
+  if (!next) next = reading.catch(() => {}).then(() => { next = null; return load(); });
+  return next;
 }
 
 // a rated game's game_over carries the player's own rating change (docs/ratings.md)
