@@ -172,7 +172,8 @@ def serve(host: str, port: int, workers: int, threads: int, worker_class: str = 
         echo(email_status(os.environ))
         # the app's modules imported once here, before the fork: each worker inherits them and
         # only builds its app (its pools and threads are its own, so the app itself is not
-        # built here). Imports are most of a worker's start: 0.8 s of CPU each, not paid per worker.
+        # built here). Importing them is most of a worker's start (about 0.3 s of CPU on a 2-core
+        # machine): paid once, not once per worker (docs/performance.md, "Fifth look").
         import service.http.app  # noqa: F401
         import service.http.body_deadline  # noqa: F401
 
