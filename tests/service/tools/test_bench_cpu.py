@@ -79,3 +79,25 @@ def test_a_few_milliseconds_of_postgresql_are_not_read_as_zero(
             resident.execute("SELECT 1")
         cpu = meter.stop(20, 0.0)
     assert cpu["postgres"] is not None and 0 < cpu["postgres"] < 10
+
+
+def test_the_cpu_of_every_thread_of_a_process_is_counted() -> None:
+    """A gthread worker answers each request on a thread of its pool: the main thread idles
+    while another works, and the process' CPU is the sum of its threads'."""
+    proc = subprocess.Popen([sys.executable, "-c", "import sys, threading, time\nsys.stdin.readline()\n"
+                             "def burn():\n    t = time.thread_time()\n    while time.thread_time() - t < 0.3: pass\n"
+                             "    print('burnt', flush=True)\n    time.sleep(30)\n"
+                             "threading.Thread(target=burn).start()\ntime.sleep(30)"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        meter = Processes(lambda: tree(proc.pid))
+        meter.start()
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+        assert proc.stdout.readline().strip() == "burnt"
+        meter.sample()
+        assert 0.25 <= meter.seconds() < 1.0, meter.seconds()
+    finally:
+        proc.kill()
+        proc.wait()
