@@ -170,13 +170,6 @@ def serve(host: str, port: int, workers: int, threads: int, worker_class: str = 
         echo(f"facedown: serving on http://{host}:{port} ({workers} {worker_class} workers, "
              f"{limit} open files each)")
         echo(email_status(os.environ))
-        # the app's modules imported once here, before the fork: each worker inherits them and
-        # only builds its app (its pools and threads are its own, so the app itself is not
-        # built here). Importing them is most of a worker's start (about 0.3 s of CPU on a 2-core
-        # machine): paid once, not once per worker (docs/performance.md, "Fifth look").
-        import service.http.app  # noqa: F401
-        import service.http.body_deadline  # noqa: F401
-
         # links in e-mails and pushes lead here unless FACEDOWN_PUBLIC_URL names the public address
         _Gunicorn(gunicorn_options(host, port, workers, threads, worker_class), url,
                   app_database_url=app_url, public_url=f"http://{host}:{port}").run()
