@@ -5,12 +5,23 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from tests.browser.driver import Seat, Table
 
 AWAY = {"type": "https://facedown.invalid/problems/unavailable", "title": "Service Unavailable", "status": 503,
         "detail": "the database is away for a moment"}
+
+
+def _until(seat: Seat, done: Callable[[], bool], seconds: float) -> bool:
+    """Whether ``done()`` came true within ``seconds``, asked every 50 ms (Playwright hands the
+    page's events over, routes and console messages, only while it waits)."""
+    for _ in range(int(seconds * 20)):
+        if done():
+            return True
+        seat.page.wait_for_timeout(50)
+    return done()
 
 
 class Away:
@@ -45,23 +56,20 @@ class Away:
 
     def quiet(self) -> None:
         """Until the page has asked nothing for 2 s (at most 15 s)."""
-        for _ in range(300):
-            if self.asked and time.monotonic() - self.asked[-1] >= 2:
-                return
-            self.seat.page.wait_for_timeout(50)
-        raise AssertionError(f"the page never stopped asking: {self.asked}")
+        if not _until(self.seat, lambda: bool(self.asked) and time.monotonic() - self.asked[-1] >= 2, 15):
+            raise AssertionError(f"the page never stopped asking: {self.asked}")
 
     def forget_console_errors(self) -> None:
         """The browser logs each 503 as a console error, a moment after it: once all have come,
         those this test caused are taken off the list the fixture checks (and no other)."""
         table = self.seat.table
-        for _ in range(100):
-            mine = [e for e in table.console_errors if "status of 503" in e[1]]
-            if len(mine) >= self.refused:
-                break
-            self.seat.page.wait_for_timeout(50)  # Playwright hands events over while it waits
-        assert len(mine) == self.refused, (mine, self.refused)
-        for e in mine:
+
+        def mine() -> list[tuple[str, str]]:
+            return [e for e in table.console_errors if "status of 503" in e[1]]
+
+        _until(self.seat, lambda: len(mine()) >= self.refused, 5)
+        assert len(mine()) == self.refused, (mine(), self.refused)
+        for e in mine():
             table.console_errors.remove(e)
 
 
@@ -81,10 +89,7 @@ def test_a_read_answered_503_is_asked_again_after_its_retry_after_and_the_inbox_
     ann.page.wait_for_selector(f".inbox[aria-busy=false] .game-item[data-game='{gid}']")
     # the refused read is asked again, no sooner than the second the server named (the page
     # also reads its games at once on other grounds: those are answered at once)
-    for _ in range(60):
-        if away.asked[-1] - away.asked[0] >= 0.9:
-            break
-        ann.page.wait_for_timeout(50)
+    _until(ann, lambda: away.asked[-1] - away.asked[0] >= 0.9, 3)
     again = [t - away.asked[0] for t in away.asked if t - away.asked[0] >= 0.9]
     assert away.refused == 1 and again and again[0] < 3, away.asked
     ann.page.wait_for_selector(f".inbox[aria-busy=false] .game-item[data-game='{gid}']")

@@ -48,12 +48,24 @@ def test_backends_of_other_databases_are_not_counted_and_nothing_is_negative(
     assert busy["total"] == pytest.approx(busy["server"] + busy["postgres"] + busy["clients"], abs=0.01)
 
 
-def test_a_process_that_exits_counts_up_to_its_last_sample_and_never_below_zero() -> None:
-    # the child burns its 0.3 s of CPU only once metered, and says when it has (on a loaded
-    # machine, a fixed wall-clock wait gave it too little CPU: 0.1 s was once all it had used)
-    proc = subprocess.Popen([sys.executable, "-c", "import sys, time\nsys.stdin.readline()\n"
-                             "t = time.process_time()\nwhile time.process_time() - t < 0.3: pass\n"
-                             "print('burnt', flush=True)\ntime.sleep(30)"],
+#: a child that burns 0.3 s of CPU once told to (a line on stdin), says so, then waits: on
+#: a loaded machine, a fixed wall-clock wait gave it too little CPU (0.1 s was once all it had used)
+BURNER = """import sys, threading, time
+def burn():
+    t = time.thread_time()
+    while time.thread_time() - t < 0.3: pass
+    print('burnt', flush=True)
+    time.sleep(30)
+sys.stdin.readline()
+{start}
+time.sleep(30)"""
+
+
+def _metered_burn(on_a_thread: bool) -> tuple[subprocess.Popen[str], Processes]:
+    """A :data:`BURNER` child, metered from before it burns to just after (sampled then), its
+    work on the main thread or on a second one."""
+    start = "threading.Thread(target=burn).start()" if on_a_thread else "burn()"
+    proc = subprocess.Popen([sys.executable, "-c", BURNER.format(start=start)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdin is not None and proc.stdout is not None
     meter = Processes(lambda: tree(proc.pid))
@@ -62,6 +74,11 @@ def test_a_process_that_exits_counts_up_to_its_last_sample_and_never_below_zero(
     proc.stdin.flush()
     assert proc.stdout.readline().strip() == "burnt"
     meter.sample()
+    return proc, meter
+
+
+def test_a_process_that_exits_counts_up_to_its_last_sample_and_never_below_zero() -> None:
+    proc, meter = _metered_burn(on_a_thread=False)
     proc.kill()
     proc.wait()
     meter.sample()  # gone: its last reading stays
@@ -84,19 +101,8 @@ def test_a_few_milliseconds_of_postgresql_are_not_read_as_zero(
 def test_the_cpu_of_every_thread_of_a_process_is_counted() -> None:
     """A gthread worker answers each request on a thread of its pool: the main thread idles
     while another works, and the process' CPU is the sum of its threads'."""
-    proc = subprocess.Popen([sys.executable, "-c", "import sys, threading, time\nsys.stdin.readline()\n"
-                             "def burn():\n    t = time.thread_time()\n    while time.thread_time() - t < 0.3: pass\n"
-                             "    print('burnt', flush=True)\n    time.sleep(30)\n"
-                             "threading.Thread(target=burn).start()\ntime.sleep(30)"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    assert proc.stdin is not None and proc.stdout is not None
+    proc, meter = _metered_burn(on_a_thread=True)
     try:
-        meter = Processes(lambda: tree(proc.pid))
-        meter.start()
-        proc.stdin.write("go\n")
-        proc.stdin.flush()
-        assert proc.stdout.readline().strip() == "burnt"
-        meter.sample()
         assert 0.25 <= meter.seconds() < 1.0, meter.seconds()
     finally:
         proc.kill()
