@@ -128,24 +128,29 @@ class Seat:
                                     " return g && g.dataset.seat !== undefined && g.dataset.seat !== ''; }")
 
     def sync(self, game_id: str) -> None:
-        """Wait until the page has the last event this seat may see (its stream brings it)."""
+        """Wait until the page shows the last event this seat may see (its stream brings it),
+        in its view and in its history, with no update of the page due."""
         while True:
             page = self.api(f"/v1/games/{game_id}/events?after={self.seen}&limit=500")
             if page["events"]:
                 self.seen = page["events"][-1]["version"]
             if not page["more"]:
                 break
-        self.at_version(self.seen)
+        self.at_version(self.seen, events=self.seen)
 
-    def at_version(self, version: int) -> None:
+    def at_version(self, version: int, events: int = 0) -> None:
+        """Wait until the page's view is at ``version`` or later, its history holds the
+        events up to ``events``, and it is not busy (no update due, no read in flight)."""
         try:
             self.page.wait_for_function(
-                "v => { const g = document.querySelector('.game'); return g && Number(g.dataset.version) >= v"
-                " && g.getAttribute('aria-busy') === 'false'; }", arg=version)
+                "([v, e]) => { const g = document.querySelector('.game'); return g && Number(g.dataset.version) >= v"
+                " && (Number(g.dataset.events) || 0) >= e && g.getAttribute('aria-busy') === 'false'; }", arg=[version, events])
         except Exception as exc:
             state = self.page.evaluate("() => { const g = document.querySelector('.game');"
-                                       " return g ? [g.dataset.version, g.getAttribute('aria-busy'), location.hash] : null; }")
-            raise AssertionError(f"{self.name}'s page is not at version {version}: {state}") from exc
+                                       " return g ? [g.dataset.version, g.dataset.events, g.getAttribute('aria-busy'),"
+                                       " location.hash] : null; }")
+            raise AssertionError(f"{self.name}'s page is not at version {version} with events to {events}: "
+                                 f"{state}") from exc
 
     def shown(self, selector: str) -> None:
         """Wait for ``selector``; if it never shows, fail saying where the page is and what it
@@ -246,8 +251,9 @@ class Seat:
         from axe_playwright_python.sync_playwright import Axe
 
         results = Axe().run(self.page)
-        bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in results.response["violations"]
-               if v["impact"] in ("serious", "critical")]
+        # each node with what axe measured (for color-contrast: the colours and the ratio)
+        bad = [(v["id"], v["impact"], [(n["target"], [c.get("data") for c in n.get("any", [])]) for n in v["nodes"]][:3])
+               for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
         assert bad == [], (where, bad)
         self.table.axe_runs.append(where)
 

@@ -12,6 +12,10 @@ import { rulesPage, rulesetTitle } from "./terms.js";
 import { chatPanel } from "./chat.js";
 import { change } from "./ratings.js";
 
+// events after which the game's summary (its seats, its status, its result) is read again too
+const LIFECYCLE = ["SeatTaken", "GameStarted", "GameEnded", "GameCancelled", "GameAborted", "SeatLeft",
+  "SeatInvited", "PlayerResigned", "RematchOpened", "SecretRevealed", "GameConcluded"];
+
 async function allEvents(gameId, after, query) {
   const out = [];
   let position = after;
@@ -27,15 +31,27 @@ export function mount(main, gameId, session, inviteCode = null) {
   const root = h("div", { class: "game", "data-game": gameId, "aria-busy": "true" });
   clear(main).append(root);
   const query = inviteCode ? `&invite_code=${encodeURIComponent(inviteCode)}` : "";
-  const st = { summary: null, view: null, events: [], last: 0, stop: null, streamSeat: null, timer: null, sending: false, closed: false,
-    tournament: undefined };
+  // timer, fetch, withSummary: the update due (its view and summary read again, or the page only
+  // drawn again); loading: reads in flight. The page is aria-busy while either is pending
+  const st = { summary: null, view: null, events: [], last: 0, stop: null, streamSeat: null, timer: null, fetch: false,
+    withSummary: false, loading: 0, sending: false, closed: false, tournament: undefined };
   // kept across draws (the words being typed stay); the game's stream brings its messages
   const chat = chatPanel(gameId, session, query);
 
   const ctx = () => words.context(st.view || { seats: st.summary ? st.summary.seats : [], seat: null },
     st.summary && st.summary.options && st.summary.options.deck_profile === "spanish50");
 
+  /** aria-busy: true while the page is about to change (an update due, a read or a command in flight). */
+  function busy() {
+    root.setAttribute("aria-busy", st.timer || st.loading || st.sending ? "true" : "false");
+  }
+
   async function refresh(withSummary = false) {
+    st.loading += 1;
+    try { await reread(withSummary); } finally { st.loading -= 1; busy(); }
+  }
+
+  async function reread(withSummary) {
     const q = inviteCode ? `?invite_code=${encodeURIComponent(inviteCode)}` : "";
     const [view, summary] = await Promise.all([api.get(`/v1/games/${gameId}/view${q}`),
       withSummary || !st.summary ? api.get(`/v1/games/${gameId}${q}`) : Promise.resolve(st.summary)]);
@@ -62,15 +78,31 @@ export function mount(main, gameId, session, inviteCode = null) {
       if (data.version <= st.last) return;
       st.last = data.version;
       st.events.push(data);
-      const lifecycle = ["SeatTaken", "GameStarted", "GameEnded", "GameCancelled", "GameAborted", "SeatLeft",
-        "SeatInvited", "PlayerResigned", "RematchOpened", "SecretRevealed", "GameConcluded"].includes(data.type);
-      schedule(lifecycle || !st.view || st.view.status !== "active");
+      const lifecycle = LIFECYCLE.includes(data.type);
+      const settled = !st.view || st.view.status !== "active";
+      // the view held already has this event (the seat's own command brought it, or a read
+      // made after it): only the history and what it shows change, so the page is drawn
+      // again without reading the view a second time
+      const held = !lifecycle && !settled && st.view.version >= data.version;
+      schedule(lifecycle || settled, !held);
     }, { after: st.last });
   }
 
-  function schedule(withSummary) {
+  /** The page's next update, 60 ms after the last news (a burst of events is one update):
+   * the view (and with ``withSummary`` the game's summary) read again, or with ``fetch``
+   * false only drawn again. What one call asks is kept when a later one asks less. */
+  function schedule(withSummary, fetch = true) {
     clearTimeout(st.timer);
-    st.timer = setTimeout(() => refresh(withSummary).catch((err) => toast(problem(err))), 60);
+    st.withSummary ||= withSummary;
+    st.fetch ||= fetch;
+    st.timer = setTimeout(() => {
+      const again = st.fetch, summary = st.withSummary;
+      st.timer = null;
+      st.fetch = st.withSummary = false;
+      if (again) refresh(summary).catch((err) => toast(problem(err)));
+      else draw();
+    }, 60);
+    busy();
   }
 
   function focusKey() {
@@ -91,7 +123,8 @@ export function mount(main, gameId, session, inviteCode = null) {
     root.dataset.status = view.status;
     root.dataset.ruleset = view.ruleset;
     root.dataset.seat = view.seat === null ? "" : view.seat;
-    root.setAttribute("aria-busy", "false");
+    root.dataset.events = st.last;  // the last event the history below shows
+    busy();
     const line = headline(view, c);
     const deadline = view.deadline;
     const over = view.status === "finished" || summary.status === "finished";
@@ -215,21 +248,32 @@ export function mount(main, gameId, session, inviteCode = null) {
     try { await fn(); await refresh(withSummary); } catch (err) { toast(problem(err)); }
   }
 
+  /** The events a command's answer brings, into the history when they follow the last one
+   * it holds: the stream's copies of them then change nothing, and the page is drawn once
+   * per command, not twice. Events that change the summary have it read again. */
+  function ownEvents(events) {
+    if (!events || !events.length || events[0].version !== st.last + 1) return;  // the stream has them, or a gap
+    st.events.push(...events);
+    st.last = events[events.length - 1].version;
+    if (events.some((e) => LIFECYCLE.includes(e.type)) || st.view.status !== "active") schedule(true);
+  }
+
   async function send(action) {
     if (st.sending) return;
     st.sending = true;
-    root.setAttribute("aria-busy", "true");
+    busy();
     try {
       const out = await api.command(gameId, action);
       say(words.action(action, ctx()));
       if (!st.view || out.view.version >= st.view.version) st.view = out.view;
+      ownEvents(out.events);
       draw();
     } catch (err) {
       toast(problem(err));
       schedule(false);
     } finally {
       st.sending = false;
-      root.setAttribute("aria-busy", "false");
+      busy();
     }
   }
 
@@ -256,16 +300,19 @@ export function mount(main, gameId, session, inviteCode = null) {
   });
 
   (async () => {
+    st.loading += 1;  // busy until the history is in too
     try {
       await refresh(true);
       await chat.load().catch(() => {});  // a game without a chat for this reader: none shown
       st.events = await allEvents(gameId, 0, query);
       st.last = st.events.length ? st.events[st.events.length - 1].version : 0;
+      st.loading -= 1;
       draw();
       listen();
     } catch (err) {
+      st.loading = 0;
       clear(root).append(h("p", { class: "error" }, t("game.cannot_show", { problem: problem(err) })));
-      root.setAttribute("aria-busy", "false");
+      busy();
     }
   })();
 
