@@ -7,6 +7,7 @@ and stays short."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,7 @@ class Seen:
     dragged: bool = False
     formed: list[str] = field(default_factory=list)  # the commands sent by filling in a form
     calls_from: int = 0  # no call that ends the round before this many moves
+    by: Counter[str] = field(default_factory=Counter)  # the moves of each seat, by its player's name
 
     def had(self, names: set[str]) -> bool:
         return any(t in names for t in self.types)
@@ -148,5 +150,6 @@ def play(seats: list[Seat], game_id: str, ruleset: str, seed: int, on_move: Any 
         seen.dragged = seen.dragged or s.dragged
         seen.types.append(action["type"])
         seen.moves += 1
+        seen.by[s.name] += 1
         if on_move is not None:
             on_move(seen)

@@ -7,6 +7,7 @@ each table and of the inbox are saved under tests/browser/screenshots/."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from domain.choices import find
@@ -75,6 +76,15 @@ def _milestone(seat: Seat, game_id: str, name: str, moves: int = 10) -> tuple[An
     return check, done, moves + 2
 
 
+def _view_reads(seats: list[Seat], game_id: str) -> Counter[str]:
+    """How many times each seat's page reads the game's view from now on, by its player's name."""
+    reads: Counter[str] = Counter()
+    for s in seats:
+        s.page.on("request", lambda r, name=s.name: reads.update([name]) if r.method == "GET"
+                  and r.url.split("?")[0].endswith(f"/v1/games/{game_id}/view") else None)
+    return reads
+
+
 def test_corte_three_players_with_a_snap_a_power_a_peek_and_the_call(table: Table) -> None:
     ann, bob, cat = table.seat("ann"), table.seat("bob"), table.seat("cat")
     ann.page.click("nav a[href='#/lobby']")
@@ -137,8 +147,13 @@ def test_least_score_two_players_until_one_is_out(table: Table) -> None:
                         [bob.handle])
     bob.join_from_inbox(gid)
     check, done, by = _milestone(bob, gid, "least-score", moves=3)
+    reads = _view_reads([ann, bob], gid)
     seen = play([ann, bob], gid, "least-score", seed=3, on_move=check, call_after=6, calls_from=by)
     assert done
+    # a page reads the view again for its rival's moves, not for its own: the answer to its
+    # command brought the view and the command's events (a few reads more for the game's end)
+    for s, rival in ((ann, bob), (bob, ann)):
+        assert seen.by[s.name] > 3 and reads[s.name] <= seen.by[rival.name] + 3, (s.name, reads, seen.by)
     assert "Declare" in seen.types and seen.had({"Play"})
     assert seen.had(CALLS) and not seen.had(CLAIMS)
     _after_the_game(bob, gid, "least-score")
