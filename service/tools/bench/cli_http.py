@@ -27,9 +27,11 @@ from service.tools.bench.common import environment, latency, scratch_db, server_
 @click.option("--answers", default="minimal", show_default=True, type=click.Choice(["minimal", "view"]),
               help="What a command's answer carries: a patch to the view held (Prefer: return=minimal), "
                    "or the whole view.")
+@click.option("--options", "options_json", default="{}", show_default=True,
+              help="The games' options, a JSON object (e.g. '{\"target_score\": 1}' for one-round Corte games).")
 @click.option("--json", "as_json", is_flag=True)
 def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: str, workers: int | None,
-              threads: int, worker_class: str, seconds: float, answers: str, as_json: bool) -> None:
+              threads: int, worker_class: str, seconds: float, answers: str, options_json: str, as_json: bool) -> None:
     """Whole games over HTTP by C bot clients, beside the INSERT floor and the eventsourcing peer."""
     from service.tools.bench.store import plain_inserts
     try:
@@ -39,12 +41,13 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
     from events.db import Database
     from service.tools.bench.http import Server, client
 
+    options = _options(options_json)
     workers = workers or os.cpu_count() or 2
     scratch, drop, embedded = scratch_db()
     try:
         per_client = [games // clients + (1 if i < games % clients else 0) for i in range(clients)]
         with Server(scratch, workers=workers, threads=threads, worker_class=worker_class) as server:
-            jobs = [(server.url, ruleset_name, players, {}, bot, n, 1000 + i, answers == "minimal")
+            jobs = [(server.url, ruleset_name, players, options, bot, n, 1000 + i, answers == "minimal")
                     for i, n in enumerate(per_client) if n]
             results, played = _run_clients(server, client, jobs)
         # from the first client's first request to the last client's last response
@@ -71,7 +74,8 @@ def bench_api(clients: int, games: int, ruleset_name: str, players: int, bot: st
             embedded.stop()
     report = {
         "benchmark": "api",
-        "settings": {"clients": clients, "games": games, "ruleset": ruleset_name, "players": players, "bot": bot,
+        "settings": {"clients": clients, "games": games, "ruleset": ruleset_name, "players": players, "options": options,
+                     "bot": bot,
                      "answers": answers,
                      "gunicorn_workers": workers, "gunicorn_threads": threads, "worker_class": worker_class,
                      "floor_and_peer_seconds": seconds, "postgresql": pg,
@@ -147,6 +151,17 @@ def _cpu_ratio(api: dict[str, Any], stack: dict[str, Any]) -> float | None:
     """facedown's server CPU per command over the stack floor's server CPU per request."""
     per_request, server = _floor_request_cpu(stack), api["cpu_ms_per_command"]["server"]
     return None if per_request is None or server is None or not per_request else round(server / per_request, 2)
+
+
+def _options(text: str) -> dict[str, Any]:
+    """``--options``: a JSON object (the server checks its names and values when a game is made)."""
+    try:
+        options = json.loads(text)
+    except ValueError as exc:
+        raise click.BadParameter(f"not JSON: {exc}", param_hint="--options") from None
+    if not isinstance(options, dict):
+        raise click.BadParameter("a JSON object, such as '{\"target_score\": 1}'", param_hint="--options")
+    return options
 
 
 def _run_clients(server: Any, play: Any, jobs: list[Any]) -> tuple[list[Any], dict[str, Any]]:

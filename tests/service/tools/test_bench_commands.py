@@ -21,7 +21,8 @@ Bench = Callable[..., dict[str, Any]]
 SHORT = {
     "store": ("--seconds", "0.5"),
     "rules": ("--games", "2", "--repeats", "1"),
-    "api": ("--clients", "2", "--games", "2", "--seconds", "0.5"),
+    # one-round games: what the smoke test checks needs no whole game of 100 points
+    "api": ("--clients", "2", "--games", "2", "--seconds", "0.5", "--options", '{"target_score": 1}'),
     "length": ("--lengths", "50,150", "--games", "1", "--commands", "3", "--views", "3"),
     "stream": ("--waiters", "20", "--games", "4", "--seconds", "2", "--rate", "4", "--clients", "1",
                "--abandoned", "20", "--idle-seconds", "1"),
@@ -139,7 +140,15 @@ def test_bench_store_compares_appends_with_the_insert_floor(bench: Bench) -> Non
 
 
 def test_bench_api_plays_whole_games_over_http_beside_floor_and_peer(bench: Bench) -> None:
-    check_api(bench("api", *SHORT["api"]))
+    report = bench("api", *SHORT["api"])
+    assert report["settings"]["options"] == {"target_score": 1}
+    check_api(report)
+
+
+@pytest.mark.parametrize(("given", "said"), [("{oops", "not JSON"), ("[1]", "a JSON object")])
+def test_bench_api_refuses_options_that_are_not_a_json_object(given: str, said: str) -> None:
+    result = CliRunner().invoke(main, ["bench", "api", "--options", given])
+    assert result.exit_code == 2 and said in result.output and "--options" in result.output
 
 
 def test_bench_length_measures_short_and_long_games(bench: Bench) -> None:
