@@ -152,6 +152,15 @@ class Seat:
             raise AssertionError(f"{self.name}'s page is not at version {version} with events to {events}: "
                                  f"{state}") from exc
 
+    def check_fits(self) -> None:
+        """Nothing on the page is wider than the window: a phone's page scrolls up and down only
+        (a seat pushed past the table's edge showed white words on the paper)."""
+        wide = self.page.evaluate(
+            "() => { const over = document.documentElement.scrollWidth - innerWidth; return over <= 0 ? null : [over,"
+            " [...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > innerWidth)"
+            ".slice(0, 5).map(e => e.tagName + '.' + e.className + ': ' + e.textContent.slice(0, 60))]; }")
+        assert wide is None, (self.name, wide)
+
     def shown(self, selector: str) -> None:
         """Wait for ``selector``; if it never shows, fail saying where the page is and what it
         says instead (its route, its main text, its toast): a timeout alone tells nothing."""

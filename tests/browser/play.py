@@ -132,6 +132,7 @@ def play(seats: list[Seat], game_id: str, ruleset: str, seed: int, on_move: Any 
         picked = None
         for s in seats:
             s.sync(game_id)
+            s.check_fits()
         views = {s.name: s.api(f"/v1/games/{game_id}/view") for s in seats}
         for s in sorted(seats, key=lambda s: views[s.name]["seat"] not in game["awaiting"]):
             view = views[s.name]

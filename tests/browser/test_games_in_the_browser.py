@@ -153,7 +153,7 @@ def test_least_score_two_players_until_one_is_out(table: Table) -> None:
     # a page reads the view again for its rival's moves, not for its own: the answer to its
     # command brought the view and the command's events (a few reads more for the game's end)
     for s, rival in ((ann, bob), (bob, ann)):
-        assert seen.by[s.name] > 3 and reads[s.name] <= seen.by[rival.name] + 3, (s.name, reads, seen.by)
+        assert reads[s.name] <= seen.by[rival.name] + 3, (s.name, reads, seen.by)
     assert "Declare" in seen.types and seen.had({"Play"})
     assert seen.had(CALLS) and not seen.had(CLAIMS)
     _after_the_game(bob, gid, "least-score")
