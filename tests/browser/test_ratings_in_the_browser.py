@@ -46,7 +46,11 @@ def test_the_leaderboard_and_the_profile_show_after_a_rated_game(table: Table) -
     rows.wait_for()
     names = [r.split("\t")[1] for r in p.locator("#board-rows tr").all_inner_texts()]
     assert names.index("Ann Rated") < names.index("Bob Rated")  # the winner above the loser
+    # on the page's paper, where axe can measure its words' contrast (on the table's felt, a
+    # gradient, it cannot: the leaderboard once wore the table's class, grey on dark green)
+    assert p.evaluate("getComputedStyle(document.getElementById('board')).backgroundImage") == "none"
     ann.axe("leaderboard")
+    ann.shot("ratings-leaderboard")
 
     rows.locator("a").click()
     p.wait_for_selector("#profile")

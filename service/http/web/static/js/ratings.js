@@ -36,7 +36,7 @@ export function mountBoard(root, ruleset) {
   const empty = h("p", { id: "board-empty", hidden: true }, t("ratings.empty", { game: rulesetTitle(game) }));
   const pick = h("select", { id: "board-ruleset", onchange: () => { location.hash = `#/ratings/${pick.value}`; } },
     RULESETS.map((r) => h("option", { value: r, selected: r === game }, rulesetTitle(r))));
-  clear(root).append(h("section", { class: "board", id: "board", "aria-label": t("ratings.title", { game: rulesetTitle(game) }) },
+  clear(root).append(h("section", { class: "leaderboard", id: "board", "aria-label": t("ratings.title", { game: rulesetTitle(game) }) },
     h("h1", {}, t("ratings.title", { game: rulesetTitle(game) })),
     h("p", {}, h("label", { for: "board-ruleset" }, t("ratings.choose")), " ", pick),
     h("p", { class: "hint" }, t("ratings.explain")),
