@@ -22,6 +22,8 @@ export function mount(main, page, section) {
     const doc = new DOMParser().parseFromString(await resp.text(), "text/html");
     if (gone) return;
     body.append(...doc.body.childNodes);
+    // tables and code blocks scroll sideways on a narrow screen: reachable by the keyboard too
+    for (const el of body.querySelectorAll("table, pre")) el.tabIndex = 0;
     body.setAttribute("aria-busy", "false");
     const target = section ? document.getElementById(`rules-${section}`) : null;
     if (target) target.scrollIntoView();
