@@ -3,7 +3,22 @@ scrolls up and down only), and axe-core and the felt's contrast check clean. The
 is played on a phone in test_games_in_the_browser.py (Cuatro Cartas, cat's seat)."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import requests
+
 from tests.browser.driver import Table
+from tests.e2e.served import Served, served
+
+
+@pytest.fixture(scope="module")
+def site(db_factory: Any) -> Iterator[Served]:
+    """A site of this module's own: the tournament it starts must not show in the lobby of the
+    other browser tests, which expect none."""
+    with served(db_factory.new(), workers=1) as server:
+        yield server
 
 # each page: the link in the menu, and what the page shows once it has drawn what it read
 PAGES = [
@@ -24,3 +39,21 @@ def test_every_page_fits_a_phone_and_passes_axe(table: Table) -> None:
         dan.check_fits()
         dan.axe(f"{name} on a phone")
     assert table.axe_runs == [f"{name} on a phone" for name, _, _ in PAGES]
+
+
+def _post(table: Table, token: str, path: str, body: dict[str, Any]) -> Any:
+    r = requests.post(table.url + path, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    r.raise_for_status()
+    return r.json()
+
+
+def test_a_running_tournament_fits_a_phone_and_passes_axe(table: Table) -> None:
+    dan, eve = table.seat("dan", width=390, height=844), table.seat("eve")
+    made = _post(table, dan.token, "/v1/tournaments", {"name": "Phone cup", "ruleset": "pedro", "format": "swiss",
+                                                       "seats_per_table": 2, "rounds": 2, "max_players": 4})
+    _post(table, eve.token, f"/v1/tournaments/{made['id']}/join", {})
+    _post(table, dan.token, f"/v1/tournaments/{made['id']}/start", {})
+    dan.page.goto(f"{table.url}/#/tournament/{made['id']}")
+    dan.page.wait_for_selector("#t-standings")  # its standings, eight columns wide
+    dan.check_fits()
+    dan.axe("a running tournament on a phone")

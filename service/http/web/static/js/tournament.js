@@ -79,7 +79,8 @@ function standingsPart(x) {
     h("td", { class: "num" }, String(r.games), r.byes ? [" ", h("span", { class: "hint" }, t("tourney.byes", { count: r.byes }))] : null)));
   return h("section", { "aria-labelledby": "h-t-standings" }, h("h2", { id: "h-t-standings" }, t("tourney.standings")),
     h("p", { class: "hint" }, t(x.duplicate ? "tourney.points_duplicate" : "tourney.points_plain"), " ", t("tourney.tie_rule")),
-    rows.length ? h("table", { id: "t-standings" }, h("thead", {}, head), h("tbody", {}, body))
+    // tabindex: on a phone the standings scroll sideways (app.css), by the keyboard too
+    rows.length ? h("table", { id: "t-standings", tabindex: "0" }, h("thead", {}, head), h("tbody", {}, body))
       : h("p", { class: "none", id: "t-standings" }, t("tourney.no_standings")));
 }
 
