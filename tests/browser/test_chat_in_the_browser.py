@@ -11,8 +11,6 @@ from typing import Any
 
 import pytest
 
-import requests
-
 from events.db import Database
 from events.store import EventStore
 from service.usecases.chat import hide
@@ -34,12 +32,6 @@ def site(chat_database: str) -> Iterator[Served]:
 HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b>bold</b> & "quotes"'
 
 
-def _post(table: Table, seat: Seat, path: str, body: Any) -> Any:
-    r = requests.post(table.url + path, json=body, headers={"Authorization": f"Bearer {seat.token}"}, timeout=10)
-    assert r.status_code in (200, 201), r.text
-    return r.json()
-
-
 def _at_table(seat: Seat, gid: str) -> None:
     seat.page.goto(f"{seat.table.url}/#/game/{gid}")
     seat.page.wait_for_selector(".game[aria-busy=false] #chat")
@@ -47,9 +39,9 @@ def _at_table(seat: Seat, gid: str) -> None:
 
 def test_chat_text_is_shown_escaped_live_and_within_the_limits(table: Table, chat_database: str) -> None:
     ann, bob, eve = table.seat("ann"), table.seat("bob"), table.seat("eve")
-    gid = _post(table, ann, "/v1/games", {"ruleset": "corte", "seats": 2})["id"]
-    _post(table, bob, f"/v1/games/{gid}/join", {})
-    _post(table, ann, f"/v1/games/{gid}/chat", {"text": "<i>before</i> you came"})
+    gid = ann.post("/v1/games", {"ruleset": "corte", "seats": 2})["id"]
+    bob.post(f"/v1/games/{gid}/join", {})
+    ann.post(f"/v1/games/{gid}/chat", {"text": "<i>before</i> you came"})
     for s in (ann, bob, eve):
         _at_table(s, gid)
     # what was said before the page opened, as text

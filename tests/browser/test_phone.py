@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import requests
 
 from tests.browser.driver import Table
 from tests.e2e.served import Served, served
@@ -19,6 +18,7 @@ def site(db_factory: Any) -> Iterator[Served]:
     other browser tests, which expect none."""
     with served(db_factory.new(), workers=1) as server:
         yield server
+
 
 # each page: the link in the menu, and what the page shows once it has drawn what it read
 PAGES = [
@@ -41,18 +41,12 @@ def test_every_page_fits_a_phone_and_passes_axe(table: Table) -> None:
     assert table.axe_runs == [f"{name} on a phone" for name, _, _ in PAGES]
 
 
-def _post(table: Table, token: str, path: str, body: dict[str, Any]) -> Any:
-    r = requests.post(table.url + path, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=10)
-    r.raise_for_status()
-    return r.json()
-
-
 def test_a_running_tournament_fits_a_phone_and_passes_axe(table: Table) -> None:
     dan, eve = table.seat("dan", width=390, height=844), table.seat("eve")
-    made = _post(table, dan.token, "/v1/tournaments", {"name": "Phone cup", "ruleset": "pedro", "format": "swiss",
-                                                       "seats_per_table": 2, "rounds": 2, "max_players": 4})
-    _post(table, eve.token, f"/v1/tournaments/{made['id']}/join", {})
-    _post(table, dan.token, f"/v1/tournaments/{made['id']}/start", {})
+    made = dan.post("/v1/tournaments", {"name": "Phone cup", "ruleset": "pedro", "format": "swiss",
+                                     "seats_per_table": 2, "rounds": 2, "max_players": 4})
+    eve.post(f"/v1/tournaments/{made['id']}/join")
+    dan.post(f"/v1/tournaments/{made['id']}/start")
     dan.page.goto(f"{table.url}/#/tournament/{made['id']}")
     dan.page.wait_for_selector("#t-standings")  # its standings, eight columns wide
     dan.check_fits()

@@ -3,30 +3,19 @@ seat's change, the leaderboard of its game lists both players best first, and a 
 profile shows their results and their rating over time as an SVG chart."""
 from __future__ import annotations
 
-from typing import Any
-
-import requests
-
-from tests.browser.driver import Seat, Table
-
-
-def _post(seat: Seat, path: str, body: Any = None) -> Any:
-    r = requests.post(seat.table.url + path, json=body if body is not None else {},
-                      headers={"Authorization": f"Bearer {seat.token}"}, timeout=10)
-    assert r.status_code in (200, 201), r.text
-    return r.json()
+from tests.browser.driver import Table
 
 
 def test_the_leaderboard_and_the_profile_show_after_a_rated_game(table: Table) -> None:
     ann, bob = table.seat("Ann Rated"), table.seat("Bob Rated")
-    gid = _post(ann, "/v1/games", {"ruleset": "pedro", "seats": 2})["id"]
-    _post(bob, f"/v1/games/{gid}/join")
+    gid = ann.post("/v1/games", {"ruleset": "pedro", "seats": 2})["id"]
+    bob.post(f"/v1/games/{gid}/join")
     # ann's page is open elsewhere: what its live region says from now on
     ann.page.goto(f"{table.url}/#/lobby")
     ann.page.wait_for_selector("#status", state="attached")
     ann.page.evaluate("() => { const el = document.getElementById('status'); window.said = [];"
                       " new MutationObserver(() => window.said.push(el.textContent)).observe(el, {childList: true}); }")
-    _post(bob, f"/v1/games/{gid}/resign")  # ann wins, bob ranks last
+    bob.post(f"/v1/games/{gid}/resign")  # ann wins, bob ranks last
     # the game_over news carries her new rating, and the page says it
     news = ann.words["news.game_over"].split("{")[0]
     ann.page.wait_for_function("(start) => window.said.some((s) => s.startsWith(start))", arg=news)

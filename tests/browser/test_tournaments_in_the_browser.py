@@ -13,15 +13,8 @@ from typing import Any
 
 import requests
 
-from tests.browser.driver import Seat, Table
+from tests.browser.driver import Seat, Table, post_as
 from tests.browser.test_languages import english_phrases, no_english, not_from_a_catalog
-
-
-def _post(table: Table, token: str, path: str, body: Any = None) -> Any:
-    r = requests.post(table.url + path, json=body if body is not None else {},
-                      headers={"Authorization": f"Bearer {token}"}, timeout=10)
-    assert r.status_code in (200, 201), r.text
-    return r.json()
 
 
 def _tournament(seat: Seat, tid: str, query: str = "") -> None:
@@ -108,7 +101,7 @@ def test_a_tournament_is_created_joined_left_started_and_followed_through_the_pa
     carla.page.evaluate("() => { const el = document.getElementById('status'); window.said = [];"
                         " new MutationObserver(() => window.said.push(el.textContent)).observe(el, {childList: true}); }")
     dan_token = _register(table, "Dan Cup")
-    _post(table, dan_token, f"/v1/tournaments/{tid}/join")
+    post_as(table.url, dan_token, f"/v1/tournaments/{tid}/join")
 
     # the creator starts it: round 1's tables, the standings and the board's commitment
     _tournament(ann, tid)
@@ -156,7 +149,7 @@ def test_a_tournament_is_created_joined_left_started_and_followed_through_the_pa
     tokens = {made["creator"]: ann.token, _id(bob): bob.token, _id(carla): carla.token}
     tokens[next(q["id"] for q in now["players"] if q["id"] not in tokens)] = dan_token
     for tb in tables:
-        _post(table, tokens[tb["players"][0]], f"/v1/games/{tb['game_id']}/resign")
+        post_as(table.url, tokens[tb["players"][0]], f"/v1/games/{tb['game_id']}/resign")
     later = _until(ann, tid, lambda x: len(x["rounds"]) == 2)
     _tournament(ann, tid)
     seed = later["boards"][0]["seed"]
@@ -191,16 +184,16 @@ def _id(seat: Seat) -> str:
 
 def test_the_pseudo_locale_finds_no_text_outside_the_catalogs_on_a_tournament_page(table: Table) -> None:
     eve = table.seat("eve", query="?locale=xx-pseudo")
-    tid = _post(table, eve.token, "/v1/tournaments", {"name": "Pseudo Cup", "ruleset": "corte", "format": "round_robin",
-                                                     "seats_per_table": 2, "max_players": 4, "duplicate": True,
-                                                     "join": False})["id"]  # its creator only organises it
+    tid = eve.post("/v1/tournaments", {"name": "Pseudo Cup", "ruleset": "corte", "format": "round_robin",
+                                       "seats_per_table": 2, "max_players": 4, "duplicate": True,
+                                       "join": False})["id"]  # its creator only organises it
     for name in ("fay", "gus", "hal"):
-        _post(table, _register(table, name), f"/v1/tournaments/{tid}/join")
+        post_as(table.url, _register(table, name), f"/v1/tournaments/{tid}/join")
     names = {"facedown", "English", "Español", "Português", "Brasil", "Portugal", "xx-pseudo", "Corte",
              "eve", "fay", "gus", "hal", "Pseudo Cup", eve.handle}
     _tournament(eve, tid, "?locale=xx-pseudo")
     assert not_from_a_catalog(eve, names) == [], "an open tournament"
-    _post(table, eve.token, f"/v1/tournaments/{tid}/start")
+    eve.post(f"/v1/tournaments/{tid}/start")
     _tournament(eve, tid, "?locale=xx-pseudo")
     eve.page.wait_for_selector("#t-rounds .bye")  # three players at two seats: one sits out
     # eve plays in none of the round's tables: none of them is hers to open while the board is played
