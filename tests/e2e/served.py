@@ -29,14 +29,23 @@ class Served:
         with open(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children") as f:
             return [int(x) for x in f.read().split()]
 
-    def open_files(self) -> int:
-        """File descriptors held by the workers (each client connection is one)."""
+    def client_connections(self) -> int:
+        """Client connections the workers hold open: their sockets on the served port. Not all
+        their descriptors: a worker's database pool grows under a burst of clients and keeps
+        its connections, which says nothing about whether the clients were let go."""
+        inodes = _sockets_on_port(self.port)
         total = 0
         for pid in self.workers():
             try:
-                total += len(os.listdir(f"/proc/{pid}/fd"))
+                fds = os.listdir(f"/proc/{pid}/fd")
             except FileNotFoundError:
-                pass
+                continue
+            for fd in fds:
+                try:
+                    target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                except OSError:  # closed meanwhile
+                    continue
+                total += target.startswith("socket:[") and target[8:-1] in inodes
         return total
 
     def player(self, name: str = "p") -> dict[str, str]:
@@ -79,6 +88,22 @@ def served(database_url: str, workers: int = 2, **env: str) -> Iterator[Served]:
             proc.wait(5)
         log.close()
         errors.close()
+
+
+def _sockets_on_port(port: int) -> set[str]:
+    """Inodes of the TCP sockets whose local port is ``port``, other than the listening one."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as f:
+                rows = f.read().splitlines()[1:]
+        except FileNotFoundError:
+            continue
+        for row in rows:
+            cols = row.split()
+            if int(cols[1].rsplit(":", 1)[1], 16) == port and cols[3] != "0A":  # 0A: LISTEN
+                inodes.add(cols[9])
+    return inodes
 
 
 def raw(port: int, data: bytes) -> socket.socket:

@@ -46,11 +46,11 @@ def _healthz_ms(server: Served, n: int = 20) -> list[float]:
     return out
 
 
-def _settle_files(server: Served, target: int, timeout: float) -> float | None:
-    """Seconds until the workers hold at most ``target`` descriptors, or None."""
+def _settle(server: Served, target: int, timeout: float) -> float | None:
+    """Seconds until the workers hold at most ``target`` client connections, or None."""
     t0 = time.monotonic()
     while time.monotonic() - t0 < timeout:
-        if server.open_files() <= target:
+        if server.client_connections() <= target:
             return time.monotonic() - t0
         time.sleep(0.1)
     return None
@@ -60,17 +60,17 @@ def test_abandoned_long_polls_are_released_within_seconds(server: Served) -> Non
     gid, players = _game(server)
     version = requests.get(f"{server.url}/v1/games/{gid}", timeout=10).json()["version"]
     _healthz_ms(server, 3)
-    before = server.open_files()
+    before = server.client_connections()
     socks = [raw(server.port, get(f"/v1/games/{gid}/events?after={version}&wait=30", players[i % 2]["token"]))
              for i in range(300)]
     deadline = time.monotonic() + 20
-    while server.open_files() < before + 250 and time.monotonic() < deadline:
+    while server.client_connections() < before + 250 and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert server.open_files() >= before + 250, "the waits are held by the server"
+    assert server.client_connections() >= before + 250, "the waits are held by the server"
     assert statistics.median(_healthz_ms(server)) < 100  # the server answers while they wait
     for s in socks:
         s.close()  # the clients walk away long before their 30 s
-    released = _settle_files(server, before + 20, 10)
+    released = _settle(server, before + 5, 10)
     assert released is not None and released < 5, f"released after {released} s"
 
 
@@ -80,17 +80,17 @@ def test_abandoned_streams_are_released_within_seconds(server: Served) -> None:
     gid, players = _game(server)
     version = requests.get(f"{server.url}/v1/games/{gid}", timeout=10).json()["version"]
     _healthz_ms(server, 3)
-    before = server.open_files()
+    before = server.client_connections()
     socks = [raw(server.port, get(f"/v1/games/{gid}/events/stream?after={version}", players[i % 2]["token"]))
              for i in range(150)]
     socks += [raw(server.port, get("/v1/me/stream", players[i % 2]["token"])) for i in range(150)]
     deadline = time.monotonic() + 20
-    while server.open_files() < before + 250 and time.monotonic() < deadline:
+    while server.client_connections() < before + 250 and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert server.open_files() >= before + 250, "the streams are held by the server"
+    assert server.client_connections() >= before + 250, "the streams are held by the server"
     for s in socks:
         s.close()
-    released = _settle_files(server, before + 20, 10)
+    released = _settle(server, before + 5, 10)
     assert released is not None and released < 5, f"released after {released} s"
 
 

@@ -61,12 +61,14 @@ def api_of(live: Live) -> Any:
     return live.app.extensions["facedown"]
 
 
-def play_greedy(p: Player, gid: str, rng: random.Random) -> bool:
-    """The player moves if the game awaits them (as a client with a bot would)."""
+def play_greedy(p: Player, gid: str, rng: random.Random, avoid: frozenset[str] = frozenset()) -> bool:
+    """The player moves if the game awaits them (as a client with a bot would), never with a
+    command whose type is in ``avoid`` while another is legal."""
     view = p.get(f"/v1/games/{gid}/view").json()
-    if view["seat"] not in view["awaiting"] or not view["legal_actions"]:
+    legal = [a for a in view["legal_actions"] if a["type"] not in avoid] or view["legal_actions"]
+    if view["seat"] not in view["awaiting"] or not legal:
         return False
-    action = bots.policy(view["ruleset"], "greedy")(view["table"], view["legal_actions"], rng, True)
+    action = bots.policy(view["ruleset"], "greedy")(view["table"], legal, rng, True)
     r = p.post(f"/v1/games/{gid}/commands", action)
     assert r.status_code == 200, r.text
     return True
