@@ -7,6 +7,7 @@ each table and of the inbox are saved under tests/browser/screenshots/."""
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from typing import Any
 
@@ -85,6 +86,13 @@ def _view_reads(seats: list[Seat], game_id: str) -> Counter[str]:
     return reads
 
 
+def _late(route: Any) -> None:
+    """The server's answer, handed to the page 0.3 s after it came."""
+    answer = route.fetch()
+    time.sleep(0.3)
+    route.fulfill(response=answer)
+
+
 def test_corte_three_players_with_a_snap_a_power_a_peek_and_the_call(table: Table) -> None:
     ann, bob, cat = table.seat("ann"), table.seat("bob"), table.seat("cat")
     ann.page.click("nav a[href='#/lobby']")
@@ -148,6 +156,9 @@ def test_least_score_two_players_until_one_is_out(table: Table) -> None:
     bob.join_from_inbox(gid)
     check, done, by = _milestone(bob, gid, "least-score", moves=3)
     reads = _view_reads([ann, bob], gid)
+    # ann's answers come late, as on a slow network: the stream brings each of her commands'
+    # events before the answer that holds them, and her page must not read the view for them
+    ann.page.route("**/v1/games/*/commands*", _late)
     seen = play([ann, bob], gid, "least-score", seed=3, on_move=check, call_after=6, calls_from=by)
     assert done
     # a page reads the view again for its rival's moves, not for its own: the answer to its

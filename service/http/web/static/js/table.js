@@ -31,10 +31,10 @@ export function mount(main, gameId, session, inviteCode = null) {
   const root = h("div", { class: "game", "data-game": gameId, "aria-busy": "true" });
   clear(main).append(root);
   const query = inviteCode ? `&invite_code=${encodeURIComponent(inviteCode)}` : "";
-  // timer, fetch, withSummary: the update due (its view and summary read again, or the page only
+  // timer, fetch, withSummary, force: the update due (its view and summary read again, or the page only
   // drawn again); loading: reads in flight. The page is aria-busy while either is pending
   const st = { summary: null, view: null, events: [], last: 0, stop: null, streamSeat: null, timer: null, fetch: false,
-    withSummary: false, loading: 0, sending: false, closed: false, tournament: undefined };
+    withSummary: false, force: false, loading: 0, sending: false, closed: false, tournament: undefined };
   // kept across draws (the words being typed stay); the game's stream brings its messages
   const chat = chatPanel(gameId, session, query);
 
@@ -79,30 +79,41 @@ export function mount(main, gameId, session, inviteCode = null) {
       st.last = data.version;
       st.events.push(data);
       const lifecycle = LIFECYCLE.includes(data.type);
-      const settled = !st.view || st.view.status !== "active";
-      // the view held already has this event (the seat's own command brought it, or a read
-      // made after it): only the history and what it shows change, so the page is drawn
-      // again without reading the view a second time
-      const held = !lifecycle && !settled && st.view.version >= data.version;
-      schedule(lifecycle || settled, !held);
+      schedule(lifecycle || !st.view || st.view.status !== "active");
     }, { after: st.last });
+  }
+
+  /** The view held has every event the history shows (the seat's own command brought them,
+   * or a read made after them): the page can be drawn again without reading it. */
+  function viewHolds() {
+    return Boolean(st.view) && st.view.status === "active" && st.view.version >= st.last;
   }
 
   /** The page's next update, 60 ms after the last news (a burst of events is one update):
    * the view (and with ``withSummary`` the game's summary) read again, or with ``fetch``
-   * false only drawn again. What one call asks is kept when a later one asks less. */
-  function schedule(withSummary, fetch = true) {
+   * false only drawn again. What one call asks is kept when a later one asks less. Whether
+   * the view is read is decided when the update is made, not when the news came: the stream
+   * may bring a command's events before the command's answer, which holds them. ``force``:
+   * read the view whatever the page holds (after a refused command, say). */
+  function schedule(withSummary, fetch = true, force = false) {
     clearTimeout(st.timer);
     st.withSummary ||= withSummary;
     st.fetch ||= fetch;
-    st.timer = setTimeout(() => {
-      const again = st.fetch, summary = st.withSummary;
-      st.timer = null;
-      st.fetch = st.withSummary = false;
-      if (again) refresh(summary).catch((err) => toast(problem(err)));
-      else draw();
-    }, 60);
+    st.force ||= force;
+    st.timer = setTimeout(update, 60);
     busy();
+  }
+
+  function update() {
+    if (st.sending) {  // the answer to the page's own command is due: it may hold the news
+      st.timer = setTimeout(update, 60);
+      return;
+    }
+    const summary = st.withSummary, again = summary || st.force || (st.fetch && !viewHolds());
+    st.timer = null;
+    st.fetch = st.withSummary = st.force = false;
+    if (again) refresh(summary).catch((err) => toast(problem(err)));
+    else draw();
   }
 
   function focusKey() {
@@ -270,7 +281,7 @@ export function mount(main, gameId, session, inviteCode = null) {
       draw();
     } catch (err) {
       toast(problem(err));
-      schedule(false);
+      schedule(false, true, true);
     } finally {
       st.sending = false;
       busy();
