@@ -21,10 +21,15 @@ export function change(c) {
     delta: `${delta >= 0 ? "+" : "−"}${shown(Math.abs(delta))}` });
 }
 
+/** The mark after the name of a player whose account is a bot's (nothing for a person's). */
+export function botBadge(p) {
+  return p.bot ? [" ", h("span", { class: "bot-badge" }, t("bot.badge"))] : null;
+}
+
 /** A player's name linking to their profile, marked when the account is a bot's. */
 export function playerLink(p) {
   const name = p.handle ? h("a", { href: `#/player/${encodeURIComponent(p.handle)}` }, p.name) : p.name;
-  return [name, p.bot ? [" ", h("span", { class: "bot-badge" }, t("bot.badge"))] : null];
+  return [name, botBadge(p)];
 }
 
 export function mountBoard(root, ruleset) {
@@ -111,7 +116,7 @@ export function mountProfile(root, handle) {
         h("a", { href: `#/game/${x.game_id}` }, when(x.at, { dateStyle: "medium" })), " · ",
         t("profile.ranked", { rank: x.rank }), " · ", change(x)))))));
     clear(root).append(h("section", { class: "profile", id: "profile" },
-      h("h1", {}, p.name, p.bot ? [" ", h("span", { class: "bot-badge" }, t("bot.badge"))] : null),
+      h("h1", {}, p.name, botBadge(p)),
       h("p", { class: "hint" }, `@${p.handle}`),
       h("h2", {}, t("profile.results")),
       h("p", {}, t("profile.totals", { played: p.games.played, won: p.games.won })),

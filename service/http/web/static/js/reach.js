@@ -64,7 +64,7 @@ export function emailSection(me) {
   });
   const section = h("section", { "aria-labelledby": "h-email", id: "email-section", "aria-busy": "true" },
     h("h2", { id: "h-email" }, t("email.title")), h("p", {}, t("email.text")), off, state,
-    h("div", { class: "buttons" }, resend, remove), form, said);
+    h("div", { class: "address-buttons" }, resend, remove), form, said);
   me.then((m) => { sending = m.email_sending !== false; draw(m); }).catch((err) => tell(said, problem(err), true))
     .finally(() => section.setAttribute("aria-busy", "false"));
   return section;

@@ -10,7 +10,7 @@ import { historyPanel, peeksPanel, roundPanel, lastReveal } from "./history.js";
 import { countdown } from "./clock.js";
 import { rulesPage, rulesetTitle } from "./terms.js";
 import { chatPanel } from "./chat.js";
-import { change } from "./ratings.js";
+import { botBadge, change } from "./ratings.js";
 
 // events after which the game's summary (its seats, its status, its result) is read again too
 const LIFECYCLE = ["SeatTaken", "GameStarted", "GameEnded", "GameCancelled", "GameAborted", "SeatLeft",
@@ -185,7 +185,7 @@ export function mount(main, gameId, session, inviteCode = null) {
     const seated = view.seat !== null && view.seat !== undefined;
     const box = h("section", { class: "waiting", "aria-label": t("seats.title") }, h("h2", {}, t("seats.title")),
       h("ul", {}, summary.seats.map((s) => h("li", {}, s.name ? [t("seats.taken", { seat: s.seat + 1, name: s.name }),
-        s.bot ? [" ", h("span", { class: "bot-badge" }, t("bot.badge"))] : null]
+        botBadge(s)]
         : s.reserved_for ? t("seats.kept", { seat: s.seat + 1, name: s.reserved_for.name }) : t("seats.free", { seat: s.seat + 1 })))));
     const invited = summary.seats.some((s) => s.reserved_for && s.reserved_for.player_id === session.player.id);
     if (!seated) {

@@ -34,7 +34,7 @@ function about(x) {
     [t("tourney.clock"), clock(x.time_control)],
   ];
   if (x.starts_at) items.push([t("tourney.starts_at"), when(x.starts_at)]);
-  return h("dl", { class: "facts", id: "t-facts" }, items.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
+  return h("dl", { class: "tournament-facts", id: "t-facts" }, items.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
 }
 
 function where(x, me) {
