@@ -57,6 +57,14 @@ class Seat:
         self.handle = ""
         self.dragged = False
         self.seen = 0  # the last event of the game this seat may see (some are another seat's alone)
+        self.commands: list[str] = []  # the page's commands and their answers, for a failure's message
+        self.page.on("requestfinished", self._command)
+        self.page.on("requestfailed", self._command)
+
+    def _command(self, request: Any) -> None:
+        if request.method == "POST" and "/commands" in request.url:
+            answer = request.response() if request.failure is None else None
+            self.commands.append(f"{request.post_data} -> " + (str(answer.status) if answer else str(request.failure)))
 
     # ------------------------------------------------------------------ the account
     def register(self, query: str = "") -> Seat:
@@ -150,11 +158,12 @@ class Seat:
                 "([v, e]) => { const g = document.querySelector('.game'); return g && Number(g.dataset.version) >= v"
                 " && (Number(g.dataset.events) || 0) >= e && g.getAttribute('aria-busy') === 'false'; }", arg=[version, events])
         except Exception as exc:
-            state = self.page.evaluate("() => { const g = document.querySelector('.game');"
-                                       " return g ? [g.dataset.version, g.dataset.events, g.getAttribute('aria-busy'),"
-                                       " location.hash] : null; }")
+            state = self.page.evaluate("() => { const g = document.querySelector('.game'), t = document.querySelector('#toast');"
+                                       " return [g ? [g.dataset.version, g.dataset.events, g.getAttribute('aria-busy')] : null,"
+                                       " location.hash, t && !t.hidden ? t.innerText : null,"
+                                       " document.activeElement ? document.activeElement.outerHTML.slice(0, 200) : null]; }")
             raise AssertionError(f"{self.name}'s page is not at version {version} with events to {events}: "
-                                 f"{state}") from exc
+                                 f"{state}; its last commands: {self.commands[-3:]}") from exc
 
     def check_fits(self) -> None:
         """Nothing on the page is wider than the window: a phone's page scrolls up and down only
@@ -207,7 +216,7 @@ class Seat:
         text = _text(action)
         formed = False
         if drag and p.locator(f".game [data-drop='{text}']").count():
-            p.drag_and_drop(".game .card.held", f".game [data-drop='{text}']")
+            self._drag(".game .card.held", f".game [data-drop='{text}']")
             self.dragged = True
         else:
             controls = p.locator(f".game [data-action='{text}']")
@@ -224,9 +233,31 @@ class Seat:
                 p.keyboard.press("Enter")
             else:
                 control.click()
-        self.at_version(version + 1)
+        try:
+            self.at_version(version + 1)
+        except AssertionError as exc:
+            how = "dragged" if drag and self.dragged else "by its form" if formed else "by the keyboard" if keyboard else "clicked"
+            raise AssertionError(f"{action} sent {how}: {exc}") from exc
         self.seen = max(self.seen, version + 1)
         return formed
+
+    def _drag(self, source: str, target: str) -> None:
+        """Drag ``source`` onto ``target`` as a hand does: press, move onto the target in steps,
+        then once more onto where it is now, and let go. The target is first brought to the
+        middle of the window: a drag near the window's edge scrolls the page (Chromium's
+        autoscroll, more of it the slower the machine), and the target then moved from under a
+        pointer aimed where it had been (the drop went to the cards' row around it, and nothing
+        was sent: about one drag in ten on a loaded machine, with Playwright's own
+        ``drag_and_drop`` as with this one)."""
+        p = self.page
+        p.locator(target).evaluate("e => e.scrollIntoView({block: 'center', inline: 'center'})")
+        p.locator(source).hover()
+        p.mouse.down()
+        for steps in (5, 1):
+            box = p.locator(target).bounding_box()
+            assert box is not None, f"{target} is not shown"
+            p.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=steps)
+        p.mouse.up()
 
     def _fill(self, action: dict[str, Any]) -> Any:
         """The button of the form whose entry allows ``action``, once its fields say so."""
