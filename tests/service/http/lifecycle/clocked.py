@@ -3,7 +3,7 @@ small helpers to drive games through the lifecycle routes."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Set as AbstractSet
 
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -61,7 +61,7 @@ def api_of(live: Live) -> Any:
     return live.app.extensions["facedown"]
 
 
-def play_greedy(p: Player, gid: str, rng: random.Random, avoid: frozenset[str] = frozenset()) -> bool:
+def play_greedy(p: Player, gid: str, rng: random.Random, avoid: AbstractSet[str] = frozenset()) -> bool:
     """The player moves if the game awaits them (as a client with a bot would), never with a
     command whose type is in ``avoid`` while another is legal."""
     view = p.get(f"/v1/games/{gid}/view").json()

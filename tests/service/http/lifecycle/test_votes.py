@@ -10,11 +10,11 @@ from typing import Any
 
 from service.audit.export import export_game
 from service.usecases.sweep import sweep
+from tests.browser.play import CALLS  # each ruleset's round-ending call, as the browser games name them
 from tests.service.helpers import Live, Player
 from tests.service.http.lifecycle.clocked import Clock, HOUR, api_of, play_greedy, started
 
 SHORT = {"elimination_threshold": 25}
-CALLS = frozenset({"Declare", "CallPedro", "CallCorte", "Close"})  # each ruleset's round-ending call
 
 
 def _game(p: Player, gid: str) -> dict[str, Any]:

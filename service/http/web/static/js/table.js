@@ -31,9 +31,9 @@ export function mount(main, gameId, session, inviteCode = null) {
   const root = h("div", { class: "game", "data-game": gameId, "aria-busy": "true" });
   clear(main).append(root);
   const query = inviteCode ? `&invite_code=${encodeURIComponent(inviteCode)}` : "";
-  // timer, fetch, withSummary, force: the update due (its view and summary read again, or the page only
+  // timer, withSummary, force: the update due (its view and summary read again, or the page only
   // drawn again); loading: reads in flight. The page is aria-busy while either is pending
-  const st = { summary: null, view: null, events: [], last: 0, stop: null, streamSeat: null, timer: null, fetch: false,
+  const st = { summary: null, view: null, events: [], last: 0, stop: null, streamSeat: null, timer: null,
     withSummary: false, force: false, loading: 0, sending: false, closed: false, tournament: undefined };
   // kept across draws (the words being typed stay); the game's stream brings its messages
   const chat = chatPanel(gameId, session, query);
@@ -90,15 +90,14 @@ export function mount(main, gameId, session, inviteCode = null) {
   }
 
   /** The page's next update, 60 ms after the last news (a burst of events is one update):
-   * the view (and with ``withSummary`` the game's summary) read again, or with ``fetch``
-   * false only drawn again. What one call asks is kept when a later one asks less. Whether
-   * the view is read is decided when the update is made, not when the news came: the stream
-   * may bring a command's events before the command's answer, which holds them. ``force``:
-   * read the view whatever the page holds (after a refused command, say). */
-  function schedule(withSummary, fetch = true, force = false) {
+   * the view read again (and with ``withSummary`` the game's summary), or only drawn again
+   * when the view held has every event already. What one call asks is kept when a later one
+   * asks less. Whether the view is read is decided when the update is made, not when the news
+   * came: the stream may bring a command's events before the command's answer, which holds
+   * them. ``force``: read the view whatever the page holds (after a refused command, say). */
+  function schedule(withSummary, force = false) {
     clearTimeout(st.timer);
     st.withSummary ||= withSummary;
-    st.fetch ||= fetch;
     st.force ||= force;
     st.timer = setTimeout(update, 60);
     busy();
@@ -109,9 +108,9 @@ export function mount(main, gameId, session, inviteCode = null) {
       st.timer = setTimeout(update, 60);
       return;
     }
-    const summary = st.withSummary, again = summary || st.force || (st.fetch && !viewHolds());
+    const summary = st.withSummary, again = summary || st.force || !viewHolds();
     st.timer = null;
-    st.fetch = st.withSummary = st.force = false;
+    st.withSummary = st.force = false;
     if (again) refresh(summary).catch((err) => toast(problem(err)));
     else draw();
   }
@@ -281,7 +280,7 @@ export function mount(main, gameId, session, inviteCode = null) {
       draw();
     } catch (err) {
       toast(problem(err));
-      schedule(false, true, true);
+      schedule(false, true);
     } finally {
       st.sending = false;
       busy();
