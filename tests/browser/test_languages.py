@@ -101,7 +101,13 @@ def test_a_game_of_corte_in_spanish_the_browsers_language(table: Table) -> None:
     _after_the_game(ana, gid, phrases, ("Ganó", "Ganaron"))
     ana.page.click(f".game-item[data-game='{gid}'] a.game-link")
     ana.page.click("#rules-link")
-    ana.page.wait_for_selector(".rules-text[aria-busy=false]")
+    try:
+        ana.page.wait_for_selector(".rules-text[aria-busy=false]")
+    except Exception as exc:  # seen once (a clean-clone run): say where the page was instead
+        where = ana.page.evaluate("() => [location.hash, document.querySelector('main > *')?.className,"
+                                  " document.querySelector('.rules-text')?.getAttribute('aria-busy'),"
+                                  " document.querySelector('#toast:not([hidden])')?.innerText]")
+        raise AssertionError(f"the rules page did not load after #rules-link: {where}") from exc
     rules = ana.page.inner_text(".rules-text")
     ana.shot("rules-corte-es")
     assert "Cómo se juega" in rules and ana.page.locator(".rules-text script, .rules-text [onerror]").count() == 0
