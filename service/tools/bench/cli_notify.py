@@ -38,7 +38,7 @@ def bench_notify(players: int, rate: float, week_players: int, days: float, game
     report = {"benchmark": "notify", **figures, "environment": environment(),
               "settings": {"players": players, "rate": rate, "week_players": week_players, "days": days,
                            "games_each": games_each},
-              "units": {"*_ms": "milliseconds from the commit (the join that deals) to acceptance by the SMTP "
+              "units": {"*_ms": "milliseconds from the join that deals (the call that commits it) to acceptance by the SMTP "
                                 "server / the push endpoint, on loopback",
                         "*_per_player_per_day": "messages sent, the address verifications left out"}}
     if as_json:
