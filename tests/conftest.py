@@ -12,7 +12,7 @@ import pytest
 # Python's bytecode and pytest's rewritten test modules are cached on disk even where
 # PYTHONDONTWRITEBYTECODE is set (some shells and CI images set it): without the caches every
 # process of a run compiles the code again, the test processes and each `facedown serve`, client
-# and tool the tests start (about 60 of them), and each test process rewrites every test module's
+# and tool the tests start (about 50 servers), and each test process rewrites every test module's
 # asserts (4.7 CPU-s of its 7.4 s collection). The caches go in __pycache__ (.gitignore).
 if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
     sys.dont_write_bytecode = False
