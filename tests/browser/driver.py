@@ -5,6 +5,7 @@ to date and to check that a page shows exactly the cards its view sent."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -304,6 +305,10 @@ class Seat:
         self.table.axe_runs.append(where)
 
     def shot(self, name: str) -> None:
+        """A full-page screenshot for a reviewer, taken only when ``FACEDOWN_SCREENSHOTS=1``: no
+        test reads them, and a full-page capture costs Chromium up to 1.4 CPU-s (the rules page)."""
+        if os.environ.get("FACEDOWN_SCREENSHOTS") != "1":
+            return
         self.page.screenshot(path=str(self.table.shots / f"{name}.png"), full_page=True)
 
 

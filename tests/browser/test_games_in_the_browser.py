@@ -2,8 +2,9 @@
 ruleset through the page: they register on it, open the game from the lobby's form with
 options that keep it short, invite or share a link, and play by the page's data-action
 controls alone. Each page shows exactly the cards its view sent; axe-core finds nothing
-serious or critical on the inbox, the lobby and each table; no console error; screenshots of
-each table and of the inbox are saved under tests/browser/screenshots/."""
+serious or critical on the inbox, the lobby and each table; no console error; with
+FACEDOWN_SCREENSHOTS=1, screenshots of each table and of the inbox are saved under
+tests/browser/screenshots/."""
 from __future__ import annotations
 
 import json
