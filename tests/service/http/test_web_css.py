@@ -51,6 +51,11 @@ def _elements(js: Path) -> list[tuple[str, frozenset[str]]]:
     return out
 
 
+def _selector(tag: str, classes: frozenset[str]) -> str:
+    """A first compound written back as a selector: ``dl.facts``, ``.game-item.yours``."""
+    return tag + "".join(f".{c}" for c in sorted(classes))
+
+
 def styled_by_two(static: Path) -> dict[str, list[str]]:
     """Each first compound of app.css that styles elements of more than one module: its modules."""
     built = [(js.name, tag, classes) for js in sorted((static / "js").glob("*.js")) for tag, classes in _elements(js)]
@@ -58,7 +63,7 @@ def styled_by_two(static: Path) -> dict[str, list[str]]:
     for tag, classes in _compounds((static / "app.css").read_text(encoding="utf-8")):
         modules = sorted({name for name, t, cs in built if classes <= cs and (not tag or t in (tag, "*"))})
         if len(modules) > 1:
-            out[tag + "".join(f".{c}" for c in sorted(classes))] = modules
+            out[_selector(tag, classes)] = modules
     return out
 
 
@@ -81,7 +86,7 @@ def test_the_check_finds_the_collisions_it_was_written_for(tmp_path: Path) -> No
 def test_every_shared_component_is_still_styled_and_built() -> None:
     """SHARED names only what app.css styles for several modules: a stale entry would hide the
     next collision under its name."""
-    styled = {tag + "".join(f".{c}" for c in sorted(cs))
-              for tag, cs in _compounds((STATIC / "app.css").read_text(encoding="utf-8"))}
+    styled = {_selector(tag, cs) for tag, cs in _compounds((STATIC / "app.css").read_text(encoding="utf-8"))}
     assert SHARED <= styled, sorted(SHARED - styled)
-    assert SHARED <= set(styled_by_two(STATIC)), sorted(SHARED - set(styled_by_two(STATIC)))
+    several = set(styled_by_two(STATIC))
+    assert SHARED <= several, sorted(SHARED - several)
