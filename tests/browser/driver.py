@@ -59,13 +59,14 @@ class Seat:
         self.dragged = False
         self.seen = 0  # the last event of the game this seat may see (some are another seat's alone)
         self.commands: list[str] = []  # the page's commands and their answers, for a failure's message
-        self.page.on("requestfinished", self._command)
-        self.page.on("requestfailed", self._command)
+        # the answer's status from the response event itself: asking a finished request for its
+        # response is one more round trip to the browser for every command
+        self.page.on("response", lambda r: self._command(r.request, str(r.status)))
+        self.page.on("requestfailed", lambda r: self._command(r, str(r.failure)))
 
-    def _command(self, request: Any) -> None:
+    def _command(self, request: Any, outcome: str) -> None:
         if request.method == "POST" and "/commands" in request.url:
-            answer = request.response() if request.failure is None else None
-            self.commands.append(f"{request.post_data} -> " + (str(answer.status) if answer else str(request.failure)))
+            self.commands.append(f"{request.post_data} -> {outcome}")
 
     # ------------------------------------------------------------------ the account
     def register(self, query: str = "") -> Seat:
@@ -169,11 +170,20 @@ class Seat:
     def check_fits(self) -> None:
         """Nothing on the page is wider than the window: a phone's page scrolls up and down only
         (a seat pushed past the table's edge showed white words on the paper)."""
-        wide = self.page.evaluate(
-            "() => { const over = document.documentElement.scrollWidth - innerWidth; return over <= 0 ? null : [over,"
-            " [...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > innerWidth)"
-            ".slice(0, 5).map(e => e.tagName + '.' + e.className + ': ' + e.textContent.slice(0, 60))]; }")
+        self._fits(self.page.evaluate(f"() => {_WIDE}"))
+
+    def _fits(self, wide: Any) -> None:
         assert wide is None, (self.name, wide)
+
+    def check_table(self, view: dict[str, Any], spanish: bool = False) -> None:
+        """:meth:`check_fits`, then the cards (:meth:`_cards`) and the offers (:meth:`_offers`)
+        of the game's page against this seat's view, all read from the page at once: one round
+        trip to the browser, not four, at every move of every seat (the round trips were most of
+        what a browser game cost Chromium and Playwright's driver)."""
+        page = self.page.evaluate(_TABLE)
+        self._fits(page["wide"])
+        self._cards(view, page["cards"], spanish)
+        self._offers(view["legal_actions"], _distinct(page["forms"]), _distinct(page["actions"]))
 
     def shown(self, selector: str) -> None:
         """Wait for ``selector``; if it never shows, fail saying where the page is and what it
@@ -185,26 +195,16 @@ class Seat:
                                        ".innerText.slice(0, 600), (document.getElementById('toast') || {}).innerText]")
             raise AssertionError(f"{self.name}'s page never showed {selector}: {state}") from exc
 
-    def actions(self) -> list[dict[str, Any]]:
-        """Every distinct command the page's controls carry (a form's button: the one its fields make now)."""
-        return self._distinct(".game [data-action]", "action")
-
     def forms(self) -> list[dict[str, Any]]:
         """Every entry with choices the page offers as a form, as it carries it in data-legal."""
-        return self._distinct(".game form[data-legal]", "legal")
+        return _distinct(self.page.eval_on_selector_all(_FORMS, "els => els.map(e => e.dataset.legal)"))
 
-    def _distinct(self, selector: str, key: str) -> list[dict[str, Any]]:
-        raw = self.page.eval_on_selector_all(selector, f"els => els.map(e => e.dataset.{key})")
-        seen: dict[str, dict[str, Any]] = {}
-        for text in raw:
-            seen.setdefault(text, json.loads(text))
-        return list(seen.values())
-
-    def check_offers(self, listed: list[dict[str, Any]]) -> None:
+    def _offers(self, listed: list[dict[str, Any]], forms: list[dict[str, Any]],
+                offered: list[dict[str, Any]]) -> None:
         """The page offers exactly the view's legal actions: a form for each entry with choices, a
-        control for each without; and every command a control carries is one they allow."""
-        assert sorted(map(repr, self.forms())) == sorted(repr(a) for a in listed if CHOICES in a), self.name
-        offered = self.actions()
+        control for each without; and every command a control carries (``offered``: a form's
+        button, the one its fields make now) is one they allow."""
+        assert sorted(map(repr, forms)) == sorted(repr(a) for a in listed if CHOICES in a), self.name
         assert all(a in offered for a in listed if CHOICES not in a), (self.name, "a plain entry is missing")
         assert all(covers(listed, a) for a in offered), (self.name, "a control sends what is not listed")
 
@@ -216,19 +216,19 @@ class Seat:
         p = self.page
         text = _text(action)
         formed = False
-        if drag and p.locator(f".game [data-drop='{text}']").count():
+        where = p.evaluate(_CONTROL, [text, drag])  # what the page has for it, read at once
+        if where["drop"]:
             self._drag(".game .card.held", f".game [data-drop='{text}']")
             self.dragged = True
         else:
-            controls = p.locator(f".game [data-action='{text}']")
-            if not controls.count():
-                controls = self._fill(action)
+            if where["controls"]:
+                controls = p.locator(f".game [data-action='{text}']")
+                control = controls.and_(p.locator("button.card")).first if where["card"] else controls.first
+            else:
+                control = self._fill(action)  # it opens the form's folded group itself
                 formed = True
-            cards = controls.and_(p.locator("button.card"))
-            control = cards.first if cards.count() else controls.first
-            closed = control.locator("xpath=ancestor::details[not(@open)]")
-            if closed.count():
-                closed.first.locator("summary").click()
+            if where["folded"]:
+                control.locator("xpath=ancestor::details[not(@open)]").first.locator("summary").click()
             if keyboard:
                 control.focus()
                 p.keyboard.press("Enter")
@@ -277,14 +277,12 @@ class Seat:
         assert button.count() == 1 and button.is_enabled(), (self.name, action)
         return button
 
-    def check_cards(self, view: dict[str, Any], spanish: bool = False) -> None:
+    def _cards(self, view: dict[str, Any], shown: list[Any], spanish: bool = False) -> None:
         """The page shows every seat's cards exactly as this seat's view has them: a card the
-        view did not send is face down, a card it sent is labelled by rank and suit."""
+        view did not send is face down, a card it sent is labelled by rank and suit. ``shown``:
+        each seat on the page with its cards' labels."""
         if not view.get("table"):
             return
-        shown = self.page.eval_on_selector_all(
-            ".game .board .seat", "els => els.map(s => [Number(s.dataset.seat),"
-            " [...s.querySelectorAll('.cards .card')].map(c => c.getAttribute('aria-label'))])")
         have = {seat: labels for seat, labels in shown}
         for p in view["table"]["players"]:
             want = [self.words["card.empty"] if c["empty"] else card_label(c["card"], spanish, self.words) for c in p["cards"]]
@@ -311,6 +309,38 @@ class Seat:
             return
         self.page.screenshot(path=str(self.table.shots / f"{name}.png"), full_page=True)
 
+
+def _distinct(texts: list[str]) -> list[dict[str, Any]]:
+    """The distinct JSON values among ``texts``, parsed, in their first order."""
+    seen: dict[str, dict[str, Any]] = {}
+    for text in texts:
+        seen.setdefault(text, json.loads(text))
+    return list(seen.values())
+
+
+_FORMS = ".game form[data-legal]"
+# for Seat.send: whether a control may take the drawn card dropped on it (when dragging), how
+# many controls carry the command, whether one is a card (clicked first), and whether the one
+# clicked is in a folded group
+_CONTROL = """([text, drag]) => {
+  const carrying = (attr) => [...document.querySelectorAll(`.game [data-${attr}]`)].filter(e => e.dataset[attr] === text);
+  const controls = carrying('action'), cards = controls.filter(e => e.matches('button.card'));
+  const control = cards[0] || controls[0];
+  return {drop: drag && carrying('drop').length > 0, controls: controls.length, card: cards.length > 0,
+          folded: Boolean(control && control.closest('details:not([open])'))};
+}"""
+# null, or how far the page is wider than the window and the first elements past its edge
+_WIDE = ("(() => { const over = document.documentElement.scrollWidth - innerWidth; return over <= 0 ? null : [over,"
+         " [...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > innerWidth)"
+         ".slice(0, 5).map(e => e.tagName + '.' + e.className + ': ' + e.textContent.slice(0, 60))]; })()")
+# what Seat.check_table reads of a game's page, in one evaluation
+_TABLE = f"""() => ({{
+  wide: {_WIDE},
+  cards: [...document.querySelectorAll('.game .board .seat')].map(s => [Number(s.dataset.seat),
+    [...s.querySelectorAll('.cards .card')].map(c => c.getAttribute('aria-label'))]),
+  forms: [...document.querySelectorAll('{_FORMS}')].map(e => e.dataset.legal),
+  actions: [...document.querySelectorAll('.game [data-action]')].map(e => e.dataset.action),
+}})"""
 
 # axe cannot measure text on the felt (a gradient: it reports "incomplete", never a failure). This
 # does, against the felt's lightest colour (app.css, .board) and the WCAG AA ratios: every

@@ -132,13 +132,11 @@ def play(seats: list[Seat], game_id: str, ruleset: str, seed: int, on_move: Any 
         picked = None
         for s in seats:
             s.sync(game_id)
-            s.check_fits()
         views = {s.name: s.api(f"/v1/games/{game_id}/view") for s in seats}
         for s in sorted(seats, key=lambda s: views[s.name]["seat"] not in game["awaiting"]):
             view = views[s.name]
-            s.check_cards(view, spanish)
+            s.check_table(view, spanish)
             listed = view["legal_actions"]
-            s.check_offers(listed)
             if picked is None:
                 action = choose(ruleset, s, view, listed, seen, rng, call_after)
                 if action is not None:
