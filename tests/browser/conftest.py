@@ -42,10 +42,11 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def table(site: Served, browser: Any) -> Iterator[Table]:
-    """Players' browser contexts on the served site; at the end, no console error in any."""
+def table(request: pytest.FixtureRequest, site: Served, browser: Any) -> Iterator[Table]:
+    """Players' browser contexts on the served site; at the end, no console error in any. A
+    module whose pages need the service worker says so: ``SERVICE_WORKERS = "allow"``."""
     SHOTS.mkdir(exist_ok=True)
-    t = Table(site.url, browser, SHOTS)
+    t = Table(site.url, browser, SHOTS, getattr(request.module, "SERVICE_WORKERS", "block"))
     try:
         yield t
         assert t.console_errors == [], t.console_errors

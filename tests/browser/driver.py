@@ -47,7 +47,7 @@ class Seat:
                  words: str = "en", timezone: str | None = None) -> None:
         self.table = table
         self.context = table.browser.new_context(viewport={"width": width, "height": height}, locale=locale,
-                                                 timezone_id=timezone)
+                                                 timezone_id=timezone, service_workers=table.service_workers)
         self.words = catalog(words)  # the catalog the page is expected to speak
         self.page = self.context.new_page()
         self.page.set_default_timeout(15_000)
@@ -391,12 +391,19 @@ def post_as(base: str, token: str, path: str, body: Any = None) -> Any:
 
 
 class Table:
-    """The players of one test, their console errors, and where screenshots go."""
+    """The players of one test, their console errors, and where screenshots go.
 
-    def __init__(self, url: str, browser: Any, shots: Path) -> None:
+    Their pages run without the client's service worker unless ``service_workers`` is
+    ``"allow"`` (the tests of pushes, whose notifications the worker shows; the page offline has
+    a test of its own): installing it fetches and caches the whole shell in every player's new
+    browser context, about 0.4 CPU-s of Chromium each, and a page online works the same either
+    way, since the worker fetches the shell from the network first."""
+
+    def __init__(self, url: str, browser: Any, shots: Path, service_workers: str = "block") -> None:
         self.url = url
         self.browser = browser
         self.shots = shots
+        self.service_workers = service_workers
         self.seats: list[Seat] = []
         self.console_errors: list[tuple[str, str]] = []
         self.axe_runs: list[str] = []

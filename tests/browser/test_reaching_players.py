@@ -41,6 +41,8 @@ from tests.support.smtp_server import SmtpServer
 
 INCOGNITO = "does not support the Push API in incognito mode"
 SHOTS = Path(__file__).resolve().parent / "screenshots"
+# the pages here subscribe to pushes, which the client's service worker receives and shows
+SERVICE_WORKERS = "allow"
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +63,7 @@ def reach_site(db_factory: Any, smtp: SmtpServer) -> Iterator[tuple[Served, str]
 
 @pytest.fixture
 def reach_table(reach_site: tuple[Served, str], browser: Any) -> Iterator[Table]:
-    t = Table(reach_site[0].url, browser, SHOTS)
+    t = Table(reach_site[0].url, browser, SHOTS, SERVICE_WORKERS)
     try:
         yield t
         assert t.console_errors == [], t.console_errors
@@ -421,7 +423,7 @@ def test_the_servers_own_push_reaches_the_worker_and_opens_the_game(sending_site
     """The whole way: an invitation makes the server push (encrypted, VAPID-signed) to the push
     service a browser would have; the payload it decrypts, handed to the page's worker, shows
     the server's words, and a click opens the game."""
-    table = Table(sending_site.url, browser, SHOTS)
+    table = Table(sending_site.url, browser, SHOTS, SERVICE_WORKERS)
     try:
         ann = table.seat("ann")
         ann.context.grant_permissions(["notifications"], origin=table.url)
