@@ -178,8 +178,8 @@ class Seat:
     def check_table(self, view: dict[str, Any], spanish: bool = False) -> None:
         """:meth:`check_fits`, then the cards (:meth:`_cards`) and the offers (:meth:`_offers`)
         of the game's page against this seat's view, all read from the page at once: one round
-        trip to the browser, not four, at every move of every seat (the round trips were most of
-        what a browser game cost Chromium and Playwright's driver)."""
+        trip to the browser, not four, at every move of every seat (each round trip through
+        Playwright's selector engine cost Chromium and its driver more than the reading)."""
         page = self.page.evaluate(_TABLE)
         self._fits(page["wide"])
         self._cards(view, page["cards"], spanish)
