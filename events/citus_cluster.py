@@ -43,6 +43,7 @@ class LocalCluster:
     workers: int = 2
     citus: bool = True
     durable: bool = False  # fsync and synchronous commits (a benchmark); off for tests
+    shard_count: int | None = None  # citus.shard_count on every node; None: Citus's own default (32)
     base: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="facedown-citus-")))
     ports: list[int] = field(default_factory=list)
     _run_as: RunAs = field(default_factory=server_user)
@@ -64,6 +65,8 @@ class LocalCluster:
             # worker slot, and a rebalance runs its moves in more: with PostgreSQL's 8 slots, the
             # tests' databases (one per module) left none, and citus_rebalance_wait() waited forever
             lines += ["shared_preload_libraries = 'citus'", "max_worker_processes = 64"]
+            if self.shard_count:
+                lines.append(f"citus.shard_count = {int(self.shard_count)}")
         if not self.durable:
             lines += ["fsync = off", "synchronous_commit = off", "full_page_writes = off"]
         return "\n".join(lines) + "\n"

@@ -112,7 +112,11 @@ def citus_cluster() -> Iterator[LocalCluster]:
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI must run the Citus tests, but {why}", pytrace=False)
         pytest.skip(f"Citus tests skipped: {why}")
-    cluster = LocalCluster(workers=2)
+    # 8 shards per table rather than Citus's 32: still several on each worker, so routing,
+    # co-location, queries over every shard and a rebalance are what they are with 32; but a
+    # copy of a database, a query over every shard and a rebalance each touch a quarter of the
+    # tables (docs/performance.md, "Ninth look")
+    cluster = LocalCluster(workers=2, shard_count=8)
     cluster.start()
     yield cluster
     cluster.stop()
