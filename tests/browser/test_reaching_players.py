@@ -97,7 +97,30 @@ SHOWN = """async (titles) => {
   // what the worker's routine decided on: a tab it saw focused and visible shows nothing
   const tabs = (await self.clients.matchAll({type: "window"})).map(c => [c.url, c.focused, c.visibilityState]);
   throw new Error(`not shown: ${want}; shown: ${JSON.stringify((await reg.getNotifications()).map(n => n.title))}`
+    + `; what the worker did (PROBE): ${JSON.stringify(self.probe || null)}`
     + `; the worker's tabs (url, focused, visibility): ${JSON.stringify(tabs)}`);
+}"""
+
+# what the worker does with pushes, counted in the worker by the test (its own calls wrapped):
+# the pushes it received, the tabs each of its lookups saw (focused, visibility; the last five),
+# the notifications it asked to show, those shown, and why any failed. A push not shown then
+# says which step it stopped at (once seen under a whole run's load, cause not yet known)
+PROBE = """() => {
+  if (self.probe) return;
+  const probe = self.probe = {pushes: 0, tabs: [], shows: 0, shown: 0, errors: []};
+  self.addEventListener("push", () => { probe.pushes += 1; });
+  const matchAll = self.clients.matchAll.bind(self.clients);
+  self.clients.matchAll = async (...args) => {
+    const tabs = await matchAll(...args);
+    probe.tabs = [...probe.tabs, tabs.map(c => [c.focused, c.visibilityState])].slice(-5);
+    return tabs;
+  };
+  const show = self.registration.showNotification.bind(self.registration);
+  self.registration.showNotification = (...args) => {
+    probe.shows += 1;
+    return show(...args).then((r) => { probe.shown += 1; return r; },
+                              (e) => { probe.errors.push(String(e)); throw e; });
+  };
 }"""
 
 UNFOCUSED = """async () => {
@@ -127,6 +150,7 @@ class Worker:
         [registration] = [r for r in found if not r["isDeleted"]]
         self.registration = registration["registrationId"]
         [self.handle] = seat.context.service_workers
+        self.handle.evaluate(PROBE)
 
     def look_away(self) -> None:
         """The player looks at another tab: the client's tab loses the focus (Playwright lets
