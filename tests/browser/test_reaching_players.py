@@ -84,11 +84,19 @@ def _bearer(seat: Seat) -> dict[str, str]:
 
 # the notifications shown, once their titles are these: asked again whenever the worker has
 # shown or closed one (pushes are handled side by side, so which comes first is the browser's
-# business), until the page's own timeout
-SHOWN = """async (titles) => {
+# business), until the page's own timeout. The browser's list is read only once the worker has
+# handled every push delivered (``delivered``; PROBE counts them): Chromium's getNotifications()
+# also drops from its store every notification its display does not report as shown at that
+# moment, so a read while a push was still being shown lost that notification for good (seen
+# under a whole run's load: the worker's show resolved, and the list stayed empty)
+SHOWN = """async ([titles, delivered]) => {
   const reg = self.registration;
   const want = JSON.stringify(titles);
   for (const until = Date.now() + 15000; Date.now() < until;) {
+    if (self.probe.handled < delivered) {
+      await new Promise(r => setTimeout(r, 25));
+      continue;
+    }
     const ns = await reg.getNotifications();
     if (JSON.stringify(ns.map(n => n.title).sort()) === want)
       return ns.map(n => ({title: n.title, body: n.body, tag: n.tag, icon: n.icon, data: n.data}));
@@ -102,13 +110,17 @@ SHOWN = """async (titles) => {
 }"""
 
 # what the worker does with pushes, counted in the worker by the test (its own calls wrapped):
-# the pushes it received, the tabs each of its lookups saw (focused, visibility; the last five),
-# the notifications it asked to show, those shown, and why any failed. A push not shown then
-# says which step it stopped at (once seen under a whole run's load, cause not yet known)
+# the pushes it received and those it has handled (its showPush settled), the tabs each of its
+# lookups saw (focused, visibility; the last five), the notifications it asked to show, those
+# shown, and why any failed. A push not shown then says which step it stopped at
 PROBE = """() => {
   if (self.probe) return;
-  const probe = self.probe = {pushes: 0, tabs: [], shows: 0, shown: 0, errors: []};
+  const probe = self.probe = {pushes: 0, handled: 0, tabs: [], shows: 0, shown: 0, errors: []};
   self.addEventListener("push", () => { probe.pushes += 1; });
+  const handle = self.showPush;  // the worker's own routine, which its push listener calls by name
+  self.showPush = async (...args) => {
+    try { return await handle(...args); } finally { probe.handled += 1; }
+  };
   const matchAll = self.clients.matchAll.bind(self.clients);
   self.clients.matchAll = async (...args) => {
     const tabs = await matchAll(...args);
@@ -151,6 +163,7 @@ class Worker:
         self.registration = registration["registrationId"]
         [self.handle] = seat.context.service_workers
         self.handle.evaluate(PROBE)
+        self.delivered = 0  # the pushes handed to the worker
 
     def look_away(self) -> None:
         """The player looks at another tab: the client's tab loses the focus (Playwright lets
@@ -167,9 +180,13 @@ class Worker:
         self.seat.page.bring_to_front()
         self.seat.page.wait_for_function("() => document.hasFocus()")
 
-    def push(self, payload: dict[str, Any]) -> None:
+    def push(self, payload: dict[str, Any] | str) -> None:
+        """Hand the worker a push: a payload as the server would send it (a JSON text, or a
+        dict made one here), as a push service delivers it after decrypting."""
+        data = payload if isinstance(payload, str) else json.dumps(payload)
         self.cdp.send("ServiceWorker.deliverPushMessage", {
-            "origin": self.seat.table.url, "registrationId": self.registration, "data": json.dumps(payload)})
+            "origin": self.seat.table.url, "registrationId": self.registration, "data": data})
+        self.delivered += 1
 
     def click(self, tag: str) -> None:
         """The notification with this tag clicked: the worker's own listener runs."""
@@ -179,7 +196,7 @@ class Worker:
 
 def _shown(worker: Worker, *titles: str) -> list[dict[str, Any]]:
     """The notifications the worker has shown, once they are exactly those with these titles."""
-    return list(worker.handle.evaluate(SHOWN, sorted(titles)))
+    return list(worker.handle.evaluate(SHOWN, [sorted(titles), worker.delivered]))
 
 
 def test_a_push_shows_one_notification_per_game_and_its_click_opens_the_game_in_the_open_tab(table: Table) -> None:
@@ -463,8 +480,7 @@ def test_the_servers_own_push_reaches_the_worker_and_opens_the_game(sending_site
         assert data["kind"] == "invited" and data["game_id"] == gid and data["url"].endswith(f"/#/game/{gid}")
         worker = Worker(ann)
         worker.look_away()
-        worker.cdp.send("ServiceWorker.deliverPushMessage", {
-            "origin": table.url, "registrationId": worker.registration, "data": message.payload.decode()})
+        worker.push(message.payload.decode())
         [shown] = _shown(worker, data["title"])
         assert shown["body"] == data["body"] and shown["tag"] == f"game-{gid}"
         worker.click(f"game-{gid}")
