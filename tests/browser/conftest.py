@@ -8,10 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.driver import CHROMIUM, Table
+from tests.browser.driver import CHROMIUM, Table, players
 from tests.e2e.served import Served, served
-
-SHOTS = Path(__file__).resolve().parent / "screenshots"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -45,10 +43,5 @@ def browser() -> Iterator[Any]:
 def table(request: pytest.FixtureRequest, site: Served, browser: Any) -> Iterator[Table]:
     """Players' browser contexts on the served site; at the end, no console error in any. A
     module whose pages need the service worker says so: ``SERVICE_WORKERS = "allow"``."""
-    SHOTS.mkdir(exist_ok=True)
-    t = Table(site.url, browser, SHOTS, getattr(request.module, "SERVICE_WORKERS", "block"))
-    try:
+    with players(site.url, browser, getattr(request.module, "SERVICE_WORKERS", "block")) as t:
         yield t
-        assert t.console_errors == [], t.console_errors
-    finally:
-        t.close()

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import requests
 
 from domain.choices import CHOICES, allows, covers
+from tests.browser import page_scripts as scripts
 
 CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).resolve().parent / "screenshots"
 I18N = Path(__file__).resolve().parents[2] / "service" / "http" / "web" / "static" / "i18n"
 
 
@@ -80,8 +84,13 @@ class Seat:
         self.handle = p.inner_text("#who").split("@", 1)[1].rstrip(")⟧")  # ⟧: the pseudo-locale's
         return self
 
+    @property
+    def auth(self) -> dict[str, str]:
+        """This player's token, as a request's header."""
+        return {"Authorization": f"Bearer {self.token}"}
+
     def api(self, path: str) -> Any:
-        r = requests.get(self.table.url + path, headers={"Authorization": f"Bearer {self.token}"}, timeout=10)
+        r = requests.get(self.table.url + path, headers=self.auth, timeout=10)
         r.raise_for_status()
         return r.json()
 
@@ -170,7 +179,7 @@ class Seat:
     def check_fits(self) -> None:
         """Nothing on the page is wider than the window: a phone's page scrolls up and down only
         (a seat pushed past the table's edge showed white words on the paper)."""
-        self._fits(self.page.evaluate(f"() => {_WIDE}"))
+        self._fits(self.page.evaluate(f"() => {scripts.WIDE}"))
 
     def _fits(self, wide: Any) -> None:
         assert wide is None, (self.name, wide)
@@ -180,7 +189,7 @@ class Seat:
         of the game's page against this seat's view, all read from the page at once: one round
         trip to the browser, not four, at every move of every seat (each round trip through
         Playwright's selector engine cost Chromium and its driver more than the reading)."""
-        page = self.page.evaluate(_TABLE)
+        page = self.page.evaluate(scripts.TABLE)
         self._fits(page["wide"])
         self._cards(view, page["cards"], spanish)
         self._offers(view["legal_actions"], _distinct(page["forms"]), _distinct(page["actions"]))
@@ -197,7 +206,7 @@ class Seat:
 
     def forms(self) -> list[dict[str, Any]]:
         """Every entry with choices the page offers as a form, as it carries it in data-legal."""
-        return _distinct(self.page.eval_on_selector_all(_FORMS, "els => els.map(e => e.dataset.legal)"))
+        return _distinct(self.page.eval_on_selector_all(scripts.FORMS, "els => els.map(e => e.dataset.legal)"))
 
     def _offers(self, listed: list[dict[str, Any]], forms: list[dict[str, Any]],
                 offered: list[dict[str, Any]]) -> None:
@@ -216,7 +225,7 @@ class Seat:
         p = self.page
         text = _text(action)
         formed = False
-        where = p.evaluate(_CONTROL, [text, drag])  # what the page has for it, read at once
+        where = p.evaluate(scripts.CONTROL, [text, drag])  # what the page has for it, read at once
         if where["drop"]:
             self._drag(".game .card.held", f".game [data-drop='{text}']")
             self.dragged = True
@@ -298,7 +307,7 @@ class Seat:
         bad = [(v["id"], v["impact"], [(n["target"], [c.get("data") for c in n.get("any", [])]) for n in v["nodes"]][:3])
                for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
         assert bad == [], (where, bad)
-        dim = self.page.evaluate(_ON_THE_FELT)
+        dim = self.page.evaluate(scripts.ON_THE_FELT)
         assert dim == [], (where, "text on the felt below the WCAG AA contrast", dim)
         self.table.axe_runs.append(where)
 
@@ -307,7 +316,8 @@ class Seat:
         test reads them, and a full-page capture costs Chromium up to 1.4 CPU-s (the rules page)."""
         if os.environ.get("FACEDOWN_SCREENSHOTS") != "1":
             return
-        self.page.screenshot(path=str(self.table.shots / f"{name}.png"), full_page=True)
+        SHOTS.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def _distinct(texts: list[str]) -> list[dict[str, Any]]:
@@ -316,70 +326,6 @@ def _distinct(texts: list[str]) -> list[dict[str, Any]]:
     for text in texts:
         seen.setdefault(text, json.loads(text))
     return list(seen.values())
-
-
-_FORMS = ".game form[data-legal]"
-# for Seat.send: whether a control may take the drawn card dropped on it (when dragging), how
-# many controls carry the command, whether one is a card (clicked first), and whether the one
-# clicked is in a folded group
-_CONTROL = """([text, drag]) => {
-  const carrying = (attr) => [...document.querySelectorAll(`.game [data-${attr}]`)].filter(e => e.dataset[attr] === text);
-  const controls = carrying('action'), cards = controls.filter(e => e.matches('button.card'));
-  const control = cards[0] || controls[0];
-  return {drop: drag && carrying('drop').length > 0, controls: controls.length, card: cards.length > 0,
-          folded: Boolean(control && control.closest('details:not([open])'))};
-}"""
-# null, or how far the page is wider than the window and the first elements past its edge
-_WIDE = ("(() => { const over = document.documentElement.scrollWidth - innerWidth; return over <= 0 ? null : [over,"
-         " [...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > innerWidth)"
-         ".slice(0, 5).map(e => e.tagName + '.' + e.className + ': ' + e.textContent.slice(0, 60))]; })()")
-# what Seat.check_table reads of a game's page, in one evaluation
-_TABLE = f"""() => ({{
-  wide: {_WIDE},
-  cards: [...document.querySelectorAll('.game .board .seat')].map(s => [Number(s.dataset.seat),
-    [...s.querySelectorAll('.cards .card')].map(c => c.getAttribute('aria-label'))]),
-  forms: [...document.querySelectorAll('{_FORMS}')].map(e => e.dataset.legal),
-  actions: [...document.querySelectorAll('.game [data-action]')].map(e => e.dataset.action),
-}})"""
-
-# axe cannot measure text on the felt (a gradient: it reports "incomplete", never a failure). This
-# does, against the felt's lightest colour (app.css, .board) and the WCAG AA ratios: every
-# visible text on a .board with no ground of its own in between (a card, a paper box, a note
-# have theirs, which axe measures). A seat's translucent shade only darkens the felt under
-# white words, so it is left out. Returns what falls short: [element, words, colour, ratio].
-_ON_THE_FELT = """() => {
-  const felt = [0x2a, 0x72, 0x49];
-  const channels = (css) => (css.match(/[\\d.]+/g) || []).map(Number);
-  const lin = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
-  const lum = ([r, g, b]) => 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-  const bad = [];
-  for (const board of document.querySelectorAll('.board')) {
-    const walk = document.createTreeWalker(board, NodeFilter.SHOW_TEXT);
-    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-      const el = n.parentElement;
-      if (!n.data.trim() || el.closest('.sr-only') || !el.checkVisibility({ visibilityProperty: true })) continue;
-      let alpha = 1, own = false;
-      for (let a = el; a && a !== board; a = a.parentElement) {
-        const cs = getComputedStyle(a);
-        const bg = channels(cs.backgroundColor);
-        if (cs.backgroundImage !== 'none' || (bg.length === 3 || bg[3] >= 0.5)) { own = true; break; }
-        alpha *= Number(cs.opacity);
-      }
-      if (own) continue;
-      const cs = getComputedStyle(el);
-      const [r, g, b, a = 1] = channels(cs.color);
-      const k = a * alpha;
-      const fg = [r, g, b].map((c, i) => c * k + felt[i] * (1 - k));
-      const [hi, lo] = [lum(fg), lum(felt)].sort((x, y) => y - x);
-      const ratio = (hi + 0.05) / (lo + 0.05);
-      const size = parseFloat(cs.fontSize), bold = Number(cs.fontWeight) >= 700;
-      if (ratio < (size >= 24 || (bold && size >= 18.66) ? 3 : 4.5)) {
-        bad.push([el.tagName + '.' + el.className, n.data.trim().slice(0, 40), cs.color, Math.round(ratio * 100) / 100]);
-      }
-    }
-  }
-  return bad;
-}"""
 
 
 def post_as(base: str, token: str, path: str, body: Any = None) -> Any:
@@ -391,7 +337,7 @@ def post_as(base: str, token: str, path: str, body: Any = None) -> Any:
 
 
 class Table:
-    """The players of one test, their console errors, and where screenshots go.
+    """The players of one test, and their console errors.
 
     Their pages run without the client's service worker unless ``service_workers`` is
     ``"allow"`` (the tests of pushes, whose notifications the worker shows; the page offline has
@@ -399,10 +345,9 @@ class Table:
     browser context, about 0.4 CPU-s of Chromium each, and a page online works the same either
     way, since the worker fetches the shell from the network first."""
 
-    def __init__(self, url: str, browser: Any, shots: Path, service_workers: str = "block") -> None:
+    def __init__(self, url: str, browser: Any, service_workers: str = "block") -> None:
         self.url = url
         self.browser = browser
-        self.shots = shots
         self.service_workers = service_workers
         self.seats: list[Seat] = []
         self.console_errors: list[tuple[str, str]] = []
@@ -416,3 +361,15 @@ class Table:
     def close(self) -> None:
         for s in self.seats:
             s.context.close()
+
+
+@contextmanager
+def players(url: str, browser: Any, service_workers: str = "block") -> Iterator[Table]:
+    """A test's players on the site at ``url``: at the end, no console error in any of their
+    pages (a test takes off those it caused on purpose), and every context closed."""
+    t = Table(url, browser, service_workers)
+    try:
+        yield t
+        assert t.console_errors == [], t.console_errors
+    finally:
+        t.close()

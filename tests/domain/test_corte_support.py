@@ -11,6 +11,7 @@ from typing import Any
 
 from domain.cards import french_pack, is_card_code
 from domain.messages import GameStarted
+from domain.orders import ORDER_KINDS
 from domain.rules.corte import RULESET as R, PeekChosen, RoundDealt, State
 
 KEY = b"corte-test-key"
@@ -211,3 +212,16 @@ class Record:
         for s in self.seats:
             self.known[s].discard(loc)
 
+
+#: three seats' grids that several option tests deal
+THREE = [["JS", "KH", "KD", "KC"], ["7H", "2H", "3H", "6H"], ["9C", "7C", "3C", "4C"]]
+
+
+def kinds(state: State, seat: int) -> set[str]:
+    """The kinds of command the seat may send, standing orders aside (they are offered all round)."""
+    return {a["type"] for a in R.legal_actions(state, seat)} - ORDER_KINDS
+
+
+def snap(s: State, seat: int, slot: str, pen: str = "new") -> tuple[State, list[Any]]:
+    """The seat snaps its own ``slot`` on the current window (a penalty card to ``pen``)."""
+    return act(s, seat, {"type": "SnapOwn", "window_id": s.window.id, "slot": slot, "penalty_to": pen})
