@@ -30,26 +30,11 @@ from urllib.parse import urlsplit
 import requests
 
 from domain import bots
+from service.tools.bench import procfs
 from service.tools.bench.http import Seat, Server, worker_pids
 from service.tools.bench.stream_clients import Waiter, client_main
 
 OPTIONS = {"target_score": 100_000}  # Corte played on and on: no run reaches the largest target
-
-
-# ------------------------------------------------------------------ the server
-
-def proc_status(pid: int) -> dict[str, int]:
-    """VmRSS (kB), Threads, and CPU seconds (utime+stime, in clock ticks) of a process."""
-    out: dict[str, int] = {}
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "Threads"):
-                out[key] = int(value.split()[0])
-    with open(f"/proc/{pid}/stat") as f:
-        parts = f.read().rsplit(")", 1)[1].split()
-    out["cpu_ticks"] = int(parts[11]) + int(parts[12])
-    return out
 
 
 # ------------------------------------------------------------------ the driver
@@ -185,37 +170,6 @@ def _stats(values: list[float]) -> dict[str, float | None]:
             "max_ms": round(ordered[-1], 2)}
 
 
-def open_files(pids: list[int]) -> int:
-    total = 0
-    for pid in pids:
-        try:
-            total += len(os.listdir(f"/proc/{pid}/fd"))
-        except FileNotFoundError:
-            pass
-    return total
-
-
-def steady_files(pids: list[int], quiet: float = 2.0, limit: float = 120.0) -> int:
-    """The workers' descriptor count once it has not changed for ``quiet`` seconds."""
-    start = last_change = time.monotonic()
-    count = open_files(pids)
-    while time.monotonic() - last_change < quiet and time.monotonic() - start < limit:
-        time.sleep(0.1)
-        now = open_files(pids)
-        if now != count:
-            count, last_change = now, time.monotonic()
-    return count
-
-
-def _status(pids: list[int]) -> dict[str, int]:
-    out = {"VmRSS": 0, "cpu_ticks": 0}
-    for pid in pids:
-        st = proc_status(pid)
-        out["VmRSS"] += st["VmRSS"]
-        out["cpu_ticks"] += st["cpu_ticks"]
-    return out
-
-
 def probe_healthz(url: str, stop: Any, out: list[float], every: float = 0.05) -> None:
     """Time ``/healthz`` on one keep-alive connection until ``stop`` is set."""
     with requests.Session() as session:
@@ -246,27 +200,6 @@ def abandon(host: str, port: int, path: str, token: str, count: int, ports: Any)
     time.sleep(3600)  # killed by the benchmark
 
 
-def held_connections(port: int, peers: frozenset[int] | None = None) -> int:
-    """Connections the server's side holds on ``port`` (established, or closed by the client
-    and not yet by the server), from the kernel's tables; only those from the client ports
-    ``peers`` when given. Exact, where counting a worker's descriptors would also count the
-    database connections its pool opens, and other clients' connections closing meanwhile."""
-    # a set: the kernel's table is not read atomically, and a socket may be listed twice
-    held: set[tuple[str, str]] = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            with open(table) as f:
-                next(f)
-                for line in f:
-                    fields = line.split()
-                    if (int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] in ("01", "08")
-                            and (peers is None or int(fields[2].rsplit(":", 1)[1], 16) in peers)):
-                        held.add((fields[1], fields[2]))
-        except FileNotFoundError:
-            continue
-    return len(held)
-
-
 def release(port: int, path: str, token: str, count: int) -> dict[str, Any]:
     """Seconds from the moment ``count`` abandoned waits' client (``GET path``) vanishes until
     the server holds none of its connections. Only that client's connections are counted (by
@@ -281,16 +214,16 @@ def release(port: int, path: str, token: str, count: int) -> dict[str, Any]:
             raise RuntimeError(f"the abandoning client exited ({proc.exitcode}) before it opened its waits")
     peers = frozenset(ours.recv())
     deadline = time.monotonic() + 60
-    while held_connections(port, peers) < count * 0.98 and time.monotonic() < deadline:
+    while procfs.held_connections(port, peers) < count * 0.98 and time.monotonic() < deadline:
         time.sleep(0.05)
-    held = held_connections(port, peers)
+    held = procfs.held_connections(port, peers)
     proc.kill()
     proc.join()
     gone = time.monotonic()
-    while held_connections(port, peers) > count * 0.01 and time.monotonic() - gone < 60:
+    while procfs.held_connections(port, peers) > count * 0.01 and time.monotonic() - gone < 60:
         time.sleep(0.05)
     return {"abandoned": count, "held_by_server": held, "released_seconds": round(time.monotonic() - gone, 2),
-            "left_after": held_connections(port, peers)}
+            "left_after": procfs.held_connections(port, peers)}
 
 
 def run(database_url: str, waiters: int, games: int, seconds: float, rate: float, clients: int,
@@ -308,8 +241,8 @@ def run(database_url: str, waiters: int, games: int, seconds: float, rate: float
         t0 = time.monotonic()
         built = setup_games(server.url, games)
         setup_seconds = time.monotonic() - t0
-        files0 = steady_files(pids, settle)
-        at_rest = _status(pids)
+        files0 = procfs.steady_files(pids, settle)
+        at_rest = procfs.status(pids)
         plan: list[Waiter] = []
         for kind in ("poll", "sse"):
             for i in range(waiters):
@@ -331,21 +264,21 @@ def run(database_url: str, waiters: int, games: int, seconds: float, rate: float
                 opened += control.get(timeout=1)[1]
             except Exception:  # noqa: BLE001 - queue.Empty: keep waiting until the deadline
                 pass
-        while open_files(pids) < files0 + len(plan) * 0.99 and time.monotonic() < deadline:
+        while procfs.open_files(pids) < files0 + len(plan) * 0.99 and time.monotonic() < deadline:
             time.sleep(0.2)  # every connection is held by a worker
-        held = open_files(pids) - files0
+        held = procfs.open_files(pids) - files0
         # idle: the waiters only wait (and their clients are probed for having gone)
         time.sleep(settle)
         idle_probe: list[float] = []
         probing = ctx.Event()
-        cpu_idle0, t_idle = _status(pids)["cpu_ticks"], time.monotonic()
+        cpu_idle0, t_idle = procfs.status(pids)["cpu_ticks"], time.monotonic()
         prober = threading.Thread(target=probe_healthz, args=(server.url, probing, idle_probe), daemon=True)
         prober.start()
         time.sleep(idle)
         probing.set()
         prober.join()
         idle_seconds = time.monotonic() - t_idle
-        loaded = _status(pids)
+        loaded = procfs.status(pids)
         cpu_idle1 = loaded["cpu_ticks"]
         # commands arrive while every waiter waits
         busy_probe: list[float] = []
@@ -353,11 +286,11 @@ def run(database_url: str, waiters: int, games: int, seconds: float, rate: float
         prober = threading.Thread(target=probe_healthz, args=(server.url, probing, busy_probe), daemon=True)
         prober.start()
         load_before = os.getloadavg()
-        cpu0 = _status(pids)["cpu_ticks"]
+        cpu0 = procfs.status(pids)["cpu_ticks"]
         t1 = time.monotonic()
         commands = drive(built, seconds, rate, random.Random(11), errors)
         drive_seconds = time.monotonic() - t1
-        cpu1 = _status(pids)["cpu_ticks"]
+        cpu1 = procfs.status(pids)["cpu_ticks"]
         probing.set()
         prober.join()
         load_after = os.getloadavg()
