@@ -18,6 +18,7 @@ from tests.browser import page_scripts as scripts
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parent / "screenshots"
+TIMEOUT_MS = 15_000  # what a page is given to do what a test waits for
 I18N = Path(__file__).resolve().parents[2] / "service" / "http" / "web" / "static" / "i18n"
 
 
@@ -54,7 +55,7 @@ class Seat:
                                                  timezone_id=timezone, service_workers=table.service_workers)
         self.words = catalog(words)  # the catalog the page is expected to speak
         self.page = self.context.new_page()
-        self.page.set_default_timeout(15_000)
+        self.page.set_default_timeout(TIMEOUT_MS)
         self.page.on("console", lambda m: table.console_errors.append((name, m.text)) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: table.console_errors.append((name, str(e))))
         self.name = name
@@ -165,9 +166,7 @@ class Seat:
         """Wait until the page's view is at ``version`` or later, its history holds the
         events up to ``events``, and it is not busy (no update due, no read in flight)."""
         try:
-            self.page.wait_for_function(
-                "([v, e]) => { const g = document.querySelector('.game'); return g && Number(g.dataset.version) >= v"
-                " && (Number(g.dataset.events) || 0) >= e && g.getAttribute('aria-busy') === 'false'; }", arg=[version, events])
+            self.page.evaluate(scripts.AT_VERSION, [version, events, TIMEOUT_MS])
         except Exception as exc:
             state = self.page.evaluate("() => { const g = document.querySelector('.game'), t = document.querySelector('#toast');"
                                        " return [g ? [g.dataset.version, g.dataset.events, g.getAttribute('aria-busy')] : null,"

@@ -63,3 +63,19 @@ ON_THE_FELT = """() => {
   }
   return bad;
 }"""
+
+# Seat.at_version: until the game's page shows ``v`` or later, its history the events up to
+# ``e``, with no update due; or an error after ``ms``. Looked at whenever the page changes (a
+# MutationObserver), not at every frame as Playwright's wait_for_function does: its polling
+# made the browser draw about 60 frames a second for as long as the wait lasted, which cost
+# Chromium 0.10-0.13 CPU-s per second of waiting against none
+AT_VERSION = """([v, e, ms]) => new Promise((resolve, reject) => {
+  const ok = () => { const g = document.querySelector('.game'); return Boolean(g && Number(g.dataset.version) >= v
+    && (Number(g.dataset.events) || 0) >= e && g.getAttribute('aria-busy') === 'false'); };
+  if (ok()) { resolve(true); return; }
+  const done = (settle) => { observer.disconnect(); clearTimeout(timer); settle(); };
+  const observer = new MutationObserver(() => { if (ok()) done(() => resolve(true)); });
+  observer.observe(document, {subtree: true, childList: true, attributes: true,
+                              attributeFilter: ['data-version', 'data-events', 'aria-busy']});
+  const timer = setTimeout(() => done(() => reject(new Error(`not at version ${v} after ${ms} ms`))), ms);
+})"""
