@@ -16,7 +16,7 @@ def bench() -> None:
 
 
 @bench.command("store")
-@click.option("--seconds", default=3.0, show_default=True, type=click.FloatRange(0.5, 600), help="Per measurement.")
+@click.option("--seconds", default=3.0, show_default=True, type=click.FloatRange(0.1, 600), help="Per measurement.")
 @click.option("--citus", "on_citus", is_flag=True,
               help="Instead: appends on a local 3-node Citus cluster beside a single node, in one run.")
 @click.option("--json", "as_json", is_flag=True)

@@ -19,7 +19,7 @@ from service.entrypoints.cli import main
 
 Bench = Callable[..., dict[str, Any]]
 SHORT = {
-    "store": ("--seconds", "0.5"),
+    "store": ("--seconds", "0.1"),
     "rules": ("--games", "2", "--repeats", "1"),
     # one-round games: what the smoke test checks needs no whole game of 100 points
     "api": ("--clients", "2", "--games", "2", "--seconds", "0.5", "--options", '{"target_score": 1}'),
