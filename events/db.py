@@ -14,7 +14,7 @@ from typing import Any, cast
 
 import orjson
 import psycopg
-from psycopg import errors as pgerr
+from psycopg import errors as pgerr, pq
 from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import set_json_dumps
 from psycopg_pool import ConnectionPool, PoolTimeout
@@ -225,12 +225,23 @@ class _Guarded:
         guard, self.pending = self.pending, None
         if guard is None:
             return self._conn.execute(query, params, **kw)
-        # Neither is prepared inside the pipeline: when the guard refuses, the server skips the
-        # statement's Parse too, but psycopg would count it as prepared and later name a
-        # statement that does not exist ("prepared statement _pg3_0 does not exist", a 500)
-        with self._conn.pipeline():  # leaving it sends the Sync and reads both results
-            self._conn.execute(guard[0], guard[1], prepare=False)
-            return self._conn.execute(query, params, **{"prepare": False, **kw})
+        checked: psycopg.Cursor[Any] | None = None
+        try:
+            with self._conn.pipeline():  # leaving it sends the Sync and reads both results
+                checked = self._conn.execute(guard[0], guard[1])
+                return self._conn.execute(query, params, **kw)
+        except BaseException:
+            # A refused (or failed) guard makes the server skip the statement, its Parse too;
+            # had psycopg just decided to prepare it (it had run five times on this connection),
+            # it would count it as prepared and later name a statement that does not exist
+            # ("prepared statement _pg3_0 does not exist", a 500). So that connection is not
+            # used again (the pool opens another), and statements are prepared as usual
+            # everywhere else: unprepared, each cost its backend a parse and a plan, about
+            # 0.1 ms of a guarded view's 0.3-0.4 (docs/performance.md). A statement that fails
+            # by itself was parsed: its connection stays.
+            if checked is None or checked.pgresult is None or checked.pgresult.status != pq.ExecStatus.TUPLES_OK:
+                self._conn.close()
+            raise
 
 
 def connect(url: str, autocommit: bool = True) -> psycopg.Connection[Any]:

@@ -41,3 +41,27 @@ def test_settle_runs_a_guard_that_no_statement_carried(store: EventStore) -> Non
     store.db.guard("SELECT 1", ())
     store.db.unguard()
     _append(store, uuid.uuid4())  # forgotten: not refused
+
+
+def test_a_refusal_when_the_statement_would_be_prepared_leaves_no_phantom_statement(database_url: str) -> None:
+    """psycopg prepares a statement on a connection once it has run there five times; a refused
+    guard ahead of that use makes the server skip the Parse. The statement's next use still runs
+    (the connection it was counted on is not used again)."""
+    from events.db import Database
+
+    db = Database(database_url, max_size=1)  # one connection: the same one, or its replacement
+    try:
+        store = EventStore(db)
+        game = uuid.uuid4()
+        _append(store, game)
+        for _ in range(5):  # the head's read, five times, each behind a passing guard
+            db.guard("SELECT 1", ())
+            assert store.head(game) is not None
+        players.require_live_token(db, "0" * 64)
+        with pytest.raises(NotLive):
+            store.head(game)  # the sixth: psycopg sends a Parse, the server skips it
+        for _ in range(6):
+            db.guard("SELECT 1", ())
+            assert store.head(game)[0] == 1  # type: ignore[index]
+    finally:
+        db.close()
