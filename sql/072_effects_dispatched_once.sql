@@ -2,7 +2,7 @@
 -- third of them a notify (the players' notifications). Since 013 each migration that added
 -- kinds of effect wrapped fd_apply in one more function (014, 030, 040, 050, 060), so those two
 -- went through six SECURITY DEFINER calls, each with its own search_path to set and restore,
--- before the one that writes them: about a fifth of the append's time in PostgreSQL
+-- before the one that writes them: about a sixth of the append's time in PostgreSQL
 -- (pg_stat_user_functions, docs/performance.md). They now go straight to the function that
 -- writes them; every other kind goes down the chain as before, under the name fd_apply_by_kind.
 --
